@@ -1,0 +1,201 @@
+# Rivulet: one non-recursive GNU Makefile (STYLE.md §2.9).
+#   make            debug build (-O1 -g)         make release   -O2 -g -DNDEBUG
+#   make run        install deps, build, start the server on 9030
+#   make test       install deps, build, unit tests + SQL regression + client smoke tests
+#   make asan       ASan+UBSan build (libc malloc), runs the same tests
+#   make format / format-check / check-deps / check-headers / clean / bench / fuzz / soak
+# Objects go to build/$(MODE)/. V=1 shows the commands.
+
+MODE ?= debug
+BUILD ?= build/$(MODE)
+MODULES := common conf catalog storage binlog stream planner protocol server
+
+# ---- Debian packages the build and the tests need (installed by `make deps`) ----
+DEB_PACKAGES := build-essential pkg-config lemon clang-format \
+	libuv1-dev libssl-dev libjemalloc-dev libzstd-dev libcriterion-dev \
+	libmariadb-dev mariadb-client openssl \
+	python3 python3-pymysql python3-mysqldb \
+	default-jdk-headless libmariadb-java \
+	unixodbc odbc-mariadb nodejs npm
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+CC ?= cc
+ifeq ($(CC),cc)
+CC := gcc
+endif
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
+	-Wvla -Wformat=2 -Wimplicit-fallthrough -Wundef -Wno-unused-parameter
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -I$(BUILD)/gen -MMD -MP -pthread $(WARN)
+
+PKGS := libuv libzstd libssl libcrypto
+ifeq ($(MODE),asan)
+OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+MALLOC_LIBS :=
+else ifeq ($(MODE),release)
+OPT := -O2 -g -DNDEBUG
+MALLOC_LIBS := -ljemalloc
+else
+OPT := -O1 -g
+MALLOC_LIBS := -ljemalloc
+endif
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS_ALL = $(BASE_CFLAGS) $(OPT) $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) $(MALLOC_LIBS) -lm -pthread $(LDLIBS)
+LDFLAGS_ALL = $(filter -fsanitize=% -fno-omit-frame-pointer,$(OPT)) $(LDFLAGS)
+
+# ---- sources ----
+LIB_SRCS := $(filter-out server/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
+LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+
+# The Lemon grammar: planner/parse.y -> $(BUILD)/gen/planner/parse.{c,h}; compiled with the
+# warnings Lemon's output trips turned off (that file only).
+GRAMMAR := $(wildcard planner/parse.y)
+ifneq ($(GRAMMAR),)
+GEN_PARSER_C := $(BUILD)/gen/planner/parse.c
+GEN_PARSER_H := $(BUILD)/gen/planner/parse.h
+GEN_OBJS := $(BUILD)/obj/gen/planner/parse.o
+endif
+LEMPAR := /usr/share/lemon/lempar.c
+
+LIB := $(BUILD)/librivulet.a
+BIN := $(BUILD)/rivulet
+
+TEST_MODULES := $(notdir $(patsubst %/,%,$(dir $(wildcard tests/*/test_*.c))))
+TEST_MODULES := $(sort $(TEST_MODULES))
+TEST_BINS := $(foreach m,$(TEST_MODULES),$(BUILD)/tests/test_$(m))
+
+RUNNER := $(BUILD)/regress-runner
+RUNNER_SRCS := $(wildcard regression/runner/*.c)
+
+.PHONY: all release debug asan run test unit regress clients stress deps format format-check \
+	check-deps check-headers clean bench fuzz soak print-%
+.DEFAULT_GOAL := all
+
+all: $(BIN)
+
+release:
+	$(Q)$(MAKE) --no-print-directory MODE=release all
+
+# ---- compile ----
+$(BUILD)/obj/%.o: %.c | $(GEN_PARSER_H)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(GEN_PARSER_C) $(GEN_PARSER_H): $(GRAMMAR) $(LEMPAR)
+	@mkdir -p $(BUILD)/gen/planner
+	@$(if $(Q),echo "  LEMON   $<")
+	$(Q)lemon -q -T$(LEMPAR) -d$(BUILD)/gen/planner $<
+
+$(BUILD)/obj/gen/planner/parse.o: $(GEN_PARSER_C)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS_ALL) -Wno-unused-variable -Wno-unused-but-set-variable -Wno-sign-compare \
+		-Wno-implicit-fallthrough -Wno-missing-prototypes -Wno-unused-function -Wno-shadow \
+		-Wno-strict-prototypes -Wno-format-nonliteral -I planner -c $< -o $@
+
+$(LIB): $(LIB_OBJS) $(GEN_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(BUILD)/obj/server/main.o $(LIB)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+# ---- unit tests: one Criterion binary per module ----
+.SECONDEXPANSION:
+$(BUILD)/tests/test_%: $$(patsubst %.c,$(BUILD)/obj/%.o,$$(wildcard tests/$$*/*.c)) $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $$(pkg-config --libs criterion)
+
+$(RUNNER): $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNNER_SRCS))
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $$(pkg-config --libs libmariadb) -lm -pthread
+
+$(BUILD)/obj/regression/runner/%.o: CFLAGS_ALL += $(shell pkg-config --cflags libmariadb 2>/dev/null)
+
+unit: deps $(TEST_BINS)
+	$(Q)set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t --jobs=2 -q || exit 1; done
+
+regress: deps $(BIN) $(RUNNER)
+	$(Q)$(RUNNER) --server $(BIN) --schedule regression/schedule --dir regression \
+		--out $(BUILD)/regress $(REGRESS_ARGS)
+
+clients: deps $(BIN)
+	$(Q)bash tests/clients/run.sh $(BIN) $(BUILD)/clients
+
+stress: deps $(BIN)
+	$(Q)/usr/bin/python3 tests/stress/stress.py --server $(BIN) --workdir $(BUILD)/stress
+
+test: deps all unit regress clients stress
+
+asan:
+	$(Q)$(MAKE) --no-print-directory MODE=asan test
+
+run: deps all
+	$(Q)exec $(BIN)
+
+# ---- environment ----
+# Installs what is missing. As root: apt-get update once, then apt-get install. Otherwise print
+# the command and stop.
+deps:
+	$(Q)missing=""; for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
+			|| missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:$$missing"; \
+			export DEBIAN_FRONTEND=noninteractive; \
+			apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing \
+				>/dev/null || { echo "apt-get install failed"; exit 1; }; \
+		else \
+			echo "missing packages; run as root:"; \
+			echo "  apt-get update && apt-get install -y$$missing"; exit 1; \
+		fi; \
+	fi
+
+# ---- code hygiene ----
+FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+
+format:
+	$(Q)clang-format -i $(FORMAT_SRCS)
+
+format-check:
+	$(Q)clang-format --dry-run --Werror $(FORMAT_SRCS)
+
+check-deps:
+	$(Q)bash tests/tools/check_deps.sh
+
+check-headers:
+	$(Q)set -e; for h in common/*.h $(foreach m,$(filter-out common,$(MODULES)),$(wildcard $(m)/$(m).h)); do \
+		echo "#include \"$$h\"" | $(CC) $(CFLAGS_ALL) -x c -fsyntax-only - ; done
+
+clean:
+	rm -rf build
+
+# ---- long-running targets (never part of make test) ----
+bench: deps release
+	$(Q)if [ -x bench/run.sh ]; then bash bench/run.sh build/release; \
+	else echo "no benchmarks yet"; fi
+
+fuzz:
+	$(Q)bash tests/fuzz/run.sh
+
+soak: deps all
+	$(Q)if [ -f tests/soak/run.sh ]; then bash tests/soak/run.sh $(BIN); \
+	else echo "no soak tests yet"; fi
+
+print-%:
+	@echo '$*=$($*)'
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
