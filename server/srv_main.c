@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * srv_main: command line, configuration, start-up and the orderly end of the process.
+ * See README.md §Start-up and shutdown. */
+#include "server/srv_int.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <openssl/err.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/mem.h"
+
+static void usage(FILE *f);
+static int parse_args(srv_server *s, int argc, char **argv, int *exit_code);
+static int make_dirs(const char *path, db_error *err);
+static int setup_logging(const cfg *c, db_error *err);
+static int start(srv_server *s, db_error *err);
+static void on_signal(uv_signal_t *h, int signum);
+static void on_wakeup(uv_async_t *h);
+static void close_walk(uv_handle_t *h, void *arg);
+static void teardown(srv_server *s);
+
+uint64_t
+srv_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void
+usage(FILE *f)
+{
+    fprintf(f, "usage: rivulet [--fe-conf F] [--be-conf F] [--data-dir D] [--port N]"
+               " [--version] [--help]\n"
+               "  --fe-conf F   front-end configuration (see fe.conf.example)\n"
+               "  --be-conf F   storage configuration (see be.conf.example)\n"
+               "  --data-dir D  meta_dir = D/meta, storage_root_path = D/storage\n"
+               "  --port N      query_port (MySQL protocol), default 9030\n"
+               "With no arguments the embedded defaults apply and data goes to ./rivulet-data.\n");
+}
+
+/* Returns DB_OK to continue, DB_ERR to exit with *exit_code. Files load before the command-line
+ * overrides, whatever their order on the line. */
+static int
+parse_args(srv_server *s, int argc, char **argv, int *exit_code)
+{
+    static const struct option opts[] = {
+            {"fe-conf", required_argument, NULL, 'f'},
+            {"be-conf", required_argument, NULL, 'b'},
+            {"data-dir", required_argument, NULL, 'd'},
+            {"port", required_argument, NULL, 'p'},
+            {"version", no_argument, NULL, 'v'},
+            {"help", no_argument, NULL, 'h'},
+            {NULL, 0, NULL, 0},
+    };
+    const char *fe = NULL, *be = NULL, *data_dir = NULL, *port = NULL;
+    int ch;
+    opterr = 0;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'f':
+            fe = optarg;
+            break;
+        case 'b':
+            be = optarg;
+            break;
+        case 'd':
+            data_dir = optarg;
+            break;
+        case 'p':
+            port = optarg;
+            break;
+        case 'v':
+            printf("rivulet %s\n", SRV_VERSION);
+            *exit_code = 0;
+            return DB_ERR;
+        case 'h':
+            usage(stdout);
+            *exit_code = 0;
+            return DB_ERR;
+        default:
+            fprintf(stderr, "rivulet: unknown or incomplete option '%s'\n", argv[optind - 1]);
+            usage(stderr);
+            *exit_code = 2;
+            return DB_ERR;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "rivulet: unexpected argument '%s'\n", argv[optind]);
+        usage(stderr);
+        *exit_code = 2;
+        return DB_ERR;
+    }
+    db_error err = {0};
+    int rc = DB_OK;
+    if (fe != NULL) {
+        rc = cfg_load_file(&s->conf, fe, CFG_FE, &err);
+    }
+    if (rc == DB_OK && be != NULL) {
+        rc = cfg_load_file(&s->conf, be, CFG_BE, &err);
+    }
+    if (rc == DB_OK && data_dir != NULL) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/meta", data_dir);
+        rc = cfg_set(&s->conf, "meta_dir", path, &err);
+        snprintf(path, sizeof path, "%s/storage", data_dir);
+        if (rc == DB_OK) {
+            rc = cfg_set(&s->conf, "storage_root_path", path, &err);
+        }
+    }
+    if (rc == DB_OK && port != NULL) {
+        rc = cfg_set(&s->conf, "query_port", port, &err);
+    }
+    if (rc != DB_OK) {
+        fprintf(stderr, "rivulet: %s\n", err.msg);
+        *exit_code = 1;
+        return DB_ERR;
+    }
+    return DB_OK;
+}
+
+/* mkdir -p */
+static int
+make_dirs(const char *path, db_error *err)
+{
+    char tmp[4096];
+    size_t len = strlen(path);
+    if (len == 0 || len >= sizeof tmp) {
+        return db_error_set(err, ER_CONFIG, "bad directory name");
+    }
+    memcpy(tmp, path, len + 1);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
+                return db_error_set(err, ER_IO_ERROR, tmp, strerror(errno));
+            }
+            *p = '/';
+        }
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
+        return db_error_set(err, ER_IO_ERROR, tmp, strerror(errno));
+    }
+    return DB_OK;
+}
+
+static int
+setup_logging(const cfg *c, db_error *err)
+{
+    log_level level;
+    if (!log_level_parse(c->sys_log_level, &level)) {
+        return db_error_set(err, ER_CONFIG, "sys_log_level must be DEBUG, INFO, WARN or ERROR");
+    }
+    log_set_level(level);
+    if (c->sys_log_dir[0] != '\0') {
+        if (make_dirs(c->sys_log_dir, err) != DB_OK) {
+            return DB_ERR;
+        }
+        char path[4096];
+        snprintf(path, sizeof path, "%s/rivulet.log", c->sys_log_dir);
+        if (log_open_file(path) != 0) {
+            return db_error_set(err, ER_IO_ERROR, path, strerror(errno));
+        }
+    }
+    return DB_OK;
+}
+
+static int
+start(srv_server *s, db_error *err)
+{
+    const cfg *c = &s->conf;
+    if (setup_logging(c, err) != DB_OK || make_dirs(c->meta_dir, err) != DB_OK ||
+            make_dirs(c->storage_root_path, err) != DB_OK) {
+        return DB_ERR;
+    }
+    s->ssl_ctx = srv_tls_ctx_new(c->ssl_cert, c->ssl_key, c->meta_dir, err);
+    if (s->ssl_ctx == NULL) {
+        return DB_ERR;
+    }
+    proto_native_password_hash(c->root_password, strlen(c->root_password), s->root_stage2);
+    s->root_has_password = c->root_password[0] != '\0';
+
+    plan_server_init pi = {
+            .version = SRV_VERSION,
+            .version_comment = SRV_VERSION_COMMENT,
+            .port = c->query_port,
+            .max_connections = c->max_connections,
+            .max_allowed_packet = c->max_allowed_packet,
+            .datadir = c->storage_root_path,
+            .system_time_zone = "UTC",
+            .have_ssl = true,
+            .hooks = {.ctx = s, .processlist = srv_hook_processlist, .kill = srv_hook_kill},
+    };
+    const char *tz = getenv("TZ");
+    if (tz != NULL && tz[0] != '\0') {
+        pi.system_time_zone = tz;
+    }
+    s->plan = plan_server_new(&pi);
+
+    int nthreads = (int)c->worker_threads;
+    if (nthreads <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        nthreads = n > 0 ? (int)n : 2;
+    }
+    s->pool = srv_pool_new(&s->loop, nthreads);
+
+    uv_async_init(&s->loop, &s->wakeup, on_wakeup);
+    s->wakeup.data = s;
+    uv_signal_init(&s->loop, &s->sigterm);
+    uv_signal_init(&s->loop, &s->sigint);
+    s->sigterm.data = s;
+    s->sigint.data = s;
+    uv_signal_start(&s->sigterm, on_signal, SIGTERM);
+    uv_signal_start(&s->sigint, on_signal, SIGINT);
+    uv_timer_init(&s->loop, &s->shutdown_timer);
+    s->shutdown_timer.data = s;
+    if (srv_listen_start(s, err) != DB_OK) {
+        return DB_ERR;
+    }
+    log_info("ready for connections on %s:%lld (workers %d, data %s)", c->bind_address,
+            (long long)c->query_port, nthreads, c->meta_dir);
+    return DB_OK;
+}
+
+static void
+on_signal(uv_signal_t *h, int signum)
+{
+    srv_server *s = h->data;
+    if (s->shutting_down) {
+        return;
+    }
+    log_info("received %s, shutting down", signum == SIGTERM ? "SIGTERM" : "SIGINT");
+    srv_shutdown_begin(s);
+}
+
+/* Kill requests from workers: close every connection whose kill flag is set and that has no
+ * command running (a busy one closes when its command completes). */
+static void
+on_wakeup(uv_async_t *h)
+{
+    srv_server *s = h->data;
+    srv_conn_kill_sweep(s);
+}
+
+static void
+close_walk(uv_handle_t *h, void *arg)
+{
+    if (!uv_is_closing(h)) {
+        uv_close(h, NULL);
+    }
+}
+
+/* Free everything in reverse order of start(), so sanitizers see no leak. */
+static void
+teardown(srv_server *s)
+{
+    if (s->pool != NULL) {
+        srv_pool_free(s->pool);
+        s->pool = NULL;
+    }
+    srv_conn_close_all(s);
+    uv_walk(&s->loop, close_walk, NULL);
+    uv_run(&s->loop, UV_RUN_DEFAULT);
+    if (uv_loop_close(&s->loop) != 0) {
+        log_warn("event loop closed with handles still open");
+    }
+    if (s->plan != NULL) {
+        plan_server_free(s->plan);
+    }
+    if (s->ssl_ctx != NULL) {
+        SSL_CTX_free(s->ssl_ctx);
+    }
+    pthread_mutex_destroy(&s->conns_lock);
+    cfg_destroy(&s->conf);
+}
+
+int
+srv_main(int argc, char **argv)
+{
+    signal(SIGPIPE, SIG_IGN);
+    srv_server *s = mem_calloc(1, sizeof *s);
+    cfg_init(&s->conf);
+    pthread_mutex_init(&s->conns_lock, NULL);
+    s->next_conn_id = 1;
+    s->start_ms = srv_now_ms();
+    uv_loop_init(&s->loop);
+
+    int exit_code = 0;
+    if (parse_args(s, argc, argv, &exit_code) != DB_OK) {
+        teardown(s);
+        mem_free(s);
+        return exit_code;
+    }
+    db_error err = {0};
+    if (start(s, &err) != DB_OK) {
+        log_error("start-up failed: %s", err.msg);
+        s->exit_code = 1;
+    } else {
+        uv_run(&s->loop, UV_RUN_DEFAULT);
+    }
+    exit_code = s->exit_code;
+    teardown(s);
+    mem_free(s);
+    log_info("shutdown complete");
+    log_close();
+    return exit_code;
+}
