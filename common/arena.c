@@ -25,10 +25,10 @@ typedef struct cleanup {
 } cleanup;
 
 struct arena {
-    block *head;        /* newest block; allocations come from here */
-    size_t block_size;  /* default size of a new block */
-    size_t used;        /* bytes handed out since the last reset */
-    cleanup *cleanups;  /* newest first */
+    block *head;       /* newest block; allocations come from here */
+    size_t block_size; /* default size of a new block */
+    size_t used;       /* bytes handed out since the last reset */
+    cleanup *cleanups; /* newest first */
 };
 
 static block *block_new(size_t size);

@@ -17,11 +17,11 @@ enum {
 #define DB_ERRMSG_SIZE 512 /* MYSQL_ERRMSG_SIZE */
 
 typedef struct db_error {
-    int code;                  /* MySQL error number, 0 when no error is set */
-    char sqlstate[6];          /* five characters and a NUL */
-    char msg[DB_ERRMSG_SIZE];  /* one line, NUL-terminated, truncated to fit */
-    const char *file;          /* origin, for the log only */
-    int line;                  /* origin, for the log only */
+    int code;                 /* MySQL error number, 0 when no error is set */
+    char sqlstate[6];         /* five characters and a NUL */
+    char msg[DB_ERRMSG_SIZE]; /* one line, NUL-terminated, truncated to fit */
+    const char *file;         /* origin, for the log only */
+    int line;                 /* origin, for the log only */
 } db_error;
 
 /* Symbolic names of all errors, in db_error.def order. */
@@ -55,11 +55,11 @@ const char *db_error_format_of(db_errname name);
 
 /* Bugs are not errors: DB_ASSERT stays on in release builds, logs file:line and aborts. */
 void db_assert_fail(const char *expr, const char *file, int line) __attribute__((noreturn));
-#define DB_ASSERT(cond)                                                                            \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            db_assert_fail(#cond, __FILE__, __LINE__);                                             \
-        }                                                                                          \
+#define DB_ASSERT(cond)                                \
+    do {                                               \
+        if (!(cond)) {                                 \
+            db_assert_fail(#cond, __FILE__, __LINE__); \
+        }                                              \
     } while (0)
 
 #endif /* COMMON_DB_ERROR_H */

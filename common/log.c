@@ -78,7 +78,7 @@ log_write(log_level level, const char *fmt, ...)
     localtime_r(&tv.tv_sec, &tm);
     size_t n = strftime(line, sizeof line, "%Y-%m-%d %H:%M:%S", &tm);
     n += (size_t)snprintf(line + n, sizeof line - n, ".%03d %s ", (int)(tv.tv_usec / 1000),
-            level_names[level]);
+                          level_names[level]);
     va_list ap;
     va_start(ap, fmt);
     int m = vsnprintf(line + n, sizeof line - n - 1, fmt, ap);

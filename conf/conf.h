@@ -20,9 +20,9 @@ typedef enum cfg_file {
 
 /* One field per row of conf.def. Strings are heap copies owned by the struct. */
 typedef struct cfg {
-#define CFG_INT(name, file, def, min, max, help)  int64_t name;
-#define CFG_BOOL(name, file, def, help)           bool name;
-#define CFG_STR(name, file, def, help)            char *name;
+#define CFG_INT(name, file, def, min, max, help) int64_t name;
+#define CFG_BOOL(name, file, def, help)          bool name;
+#define CFG_STR(name, file, def, help)           char *name;
 #include "conf/conf.def"
 #undef CFG_INT
 #undef CFG_BOOL

@@ -48,12 +48,12 @@ typedef struct plan_column {
     const char *org_table; /* underlying table, NULL for expressions */
     const char *schema;    /* database of the underlying table, NULL for expressions */
     plan_type type;
-    uint32_t length;       /* display length in characters (MySQL max_length semantics) */
-    uint8_t precision;     /* DECIMAL precision */
-    uint8_t scale;         /* DECIMAL scale, DATETIME fractional digits; 31 = not fixed */
-    bool nullable;         /* false only when the value can never be NULL */
+    uint32_t length;   /* display length in characters (MySQL max_length semantics) */
+    uint8_t precision; /* DECIMAL precision */
+    uint8_t scale;     /* DECIMAL scale, DATETIME fractional digits; 31 = not fixed */
+    bool nullable;     /* false only when the value can never be NULL */
     bool is_unsigned;
-    bool is_binary;        /* binary string (charset 63) */
+    bool is_binary; /* binary string (charset 63) */
 } plan_column;
 
 /* One cell of a result row, already in MySQL's text form. */
@@ -68,7 +68,8 @@ typedef struct plan_cell {
  * with that error. */
 typedef struct plan_sink {
     void *ctx;
-    /* The result set's columns; called once, before any row. cols valid until plan_execute returns. */
+    /* The result set's columns; called once, before any row. cols valid until plan_execute returns.
+     */
     int (*columns)(void *ctx, const plan_column *cols, size_t ncols, db_error *err);
     /* One row of ncols cells. */
     int (*row)(void *ctx, const plan_cell *cells, size_t ncols, db_error *err);
@@ -76,10 +77,10 @@ typedef struct plan_sink {
 
 /* What a finished statement reports besides rows. */
 typedef struct plan_outcome {
-    bool is_result_set;       /* the sink received columns (and rows); else send OK */
+    bool is_result_set; /* the sink received columns (and rows); else send OK */
     uint64_t affected_rows;
     uint64_t last_insert_id;
-    const char *info;         /* NULL or OK-packet info text, in the statement arena */
+    const char *info; /* NULL or OK-packet info text, in the statement arena */
 } plan_outcome;
 
 /* ---- server facilities the planner may call (implemented by server/) ---- */
@@ -87,12 +88,12 @@ typedef struct plan_outcome {
 typedef struct plan_proc_row { /* one SHOW PROCESSLIST row */
     uint64_t id;
     const char *user;
-    const char *host;         /* "127.0.0.1:54321" */
-    const char *db;           /* NULL when none */
-    const char *command;      /* "Query", "Sleep", ... */
-    int64_t time_s;           /* seconds in the current state */
-    const char *state;        /* "" when none */
-    const char *info;         /* running statement text, NULL when idle */
+    const char *host;    /* "127.0.0.1:54321" */
+    const char *db;      /* NULL when none */
+    const char *command; /* "Query", "Sleep", ... */
+    int64_t time_s;      /* seconds in the current state */
+    const char *state;   /* "" when none */
+    const char *info;    /* running statement text, NULL when idle */
 } plan_proc_row;
 
 typedef struct plan_hooks {
@@ -127,10 +128,10 @@ void plan_server_free(plan_server *srv);
 
 typedef struct plan_session_init {
     uint64_t conn_id;
-    const char *user;     /* authenticated user */
-    const char *host;     /* client host, e.g. "127.0.0.1" */
-    const char *db;       /* initial database or NULL (must be valid: use plan_session_use_db) */
-    uint8_t collation;    /* handshake collation id (33, 45, 255, 8, 63 ...) */
+    const char *user;  /* authenticated user */
+    const char *host;  /* client host, e.g. "127.0.0.1" */
+    const char *db;    /* initial database or NULL (must be valid: use plan_session_use_db) */
+    uint8_t collation; /* handshake collation id (33, 45, 255, 8, 63 ...) */
 } plan_session_init;
 
 /* New session with session variables copied from the current globals. Never NULL. */
@@ -171,11 +172,11 @@ bool plan_is_blank(const char *sql, size_t len);
  * Errors: ER_PARSE_ERROR, ER_EMPTY_QUERY, ER_UNKNOWN_SYSTEM_VARIABLE, ... Worker thread; may
  * block on storage later. Warnings are recorded in the session for SHOW WARNINGS. */
 int plan_execute(plan_session *s, const char *sql, size_t len, arena *a, const plan_sink *sink,
-        plan_outcome *out, db_error *err);
+                 plan_outcome *out, db_error *err);
 
 /* COM_FIELD_LIST: the columns of table (with wildcard filter, NULL = all) in the current
  * database, in a. ER_NO_DB_ERROR / ER_NO_SUCH_TABLE. */
 int plan_field_list(plan_session *s, const char *table, const char *wildcard, arena *a,
-        plan_column **cols, size_t *ncols, db_error *err);
+                    plan_column **cols, size_t *ncols, db_error *err);
 
 #endif /* PLANNER_PLANNER_H */

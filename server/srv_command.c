@@ -15,13 +15,13 @@
 /* State of one result set being encoded (the plan_sink context). */
 typedef struct sink_ctx {
     srv_conn *conn;
-    bool started;   /* column packets written */
+    bool started; /* column packets written */
     size_t ncols;
 } sink_ctx;
 
 static void send_payload(srv_conn *c, const buf *payload);
 static void send_ok(srv_conn *c, uint64_t affected, uint64_t last_id, uint16_t status,
-        const char *info, bool is_eof);
+                    const char *info, bool is_eof);
 static void send_err(srv_conn *c, const db_error *e);
 static void send_eof(srv_conn *c, uint16_t status);
 static void end_result(srv_conn *c, uint16_t status);
@@ -29,8 +29,8 @@ static void column_to_proto(const srv_conn *c, const plan_column *pc, proto_colu
 static int sink_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err);
 static int sink_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err);
 static bool check_password(srv_conn *c, const char *user, const uint8_t *token, size_t len);
-static void login(srv_conn *c, const char *user, const uint8_t *token, size_t len,
-        const char *db, uint8_t collation);
+static void login(srv_conn *c, const char *user, const uint8_t *token, size_t len, const char *db,
+                  uint8_t collation);
 static void do_handshake(srv_conn *c);
 static void do_auth_switch(srv_conn *c);
 static void do_query(srv_conn *c, const char *sql, size_t len);
@@ -78,7 +78,7 @@ send_eof(srv_conn *c, uint16_t status)
 {
     size_t at = proto_packet_begin(&c->out);
     proto_eof_write(&c->out, c->session != NULL ? plan_session_warning_count(c->session) : 0,
-            status);
+                    status);
     proto_packet_end(&c->out, at, &c->seq);
 }
 
@@ -200,7 +200,7 @@ column_to_proto(const srv_conn *c, const plan_column *pc, proto_column *out)
     if (numeric) {
         out->flags |= PROTO_FLAG_NUM | PROTO_FLAG_BINARY;
     } else if (out->type == PROTO_TYPE_DATE || out->type == PROTO_TYPE_DATETIME ||
-            out->type == PROTO_TYPE_TIME) {
+               out->type == PROTO_TYPE_TIME) {
         out->flags |= PROTO_FLAG_BINARY;
     }
     if (!pc->nullable) {
@@ -275,13 +275,13 @@ check_password(srv_conn *c, const char *user, const uint8_t *token, size_t len)
 /* Verify the token; on success create (or reset) the session, switch database, answer OK. */
 static void
 login(srv_conn *c, const char *user, const uint8_t *token, size_t len, const char *db,
-        uint8_t collation)
+      uint8_t collation)
 {
     db_error e = {0};
     if (!check_password(c, user, token, len)) {
         db_error_set(&e, ER_ACCESS_DENIED_ERROR, user, c->peer_host, len > 0 ? "YES" : "NO");
         log_info("conn %llu: access denied for '%s'@'%s'", (unsigned long long)c->id, user,
-                c->peer_host);
+                 c->peer_host);
         send_err(c, &e);
         c->quit = true;
         return;
@@ -316,8 +316,8 @@ do_handshake(srv_conn *c)
     proto_handshake_response hr;
     db_error e = {0};
     if (proto_handshake_response_parse(c->pkt.payload, c->pkt.len, c->conn_arena, &hr, &e) !=
-                    DB_OK ||
-            hr.is_ssl_request || !(hr.capabilities & PROTO_CLIENT_PROTOCOL_41)) {
+                DB_OK ||
+        hr.is_ssl_request || !(hr.capabilities & PROTO_CLIENT_PROTOCOL_41)) {
         db_error_clear(&e);
         db_error_set(&e, ER_HANDSHAKE_ERROR);
         send_err(c, &e);
@@ -329,7 +329,7 @@ do_handshake(srv_conn *c)
     c->auth_collation = hr.charset;
     snprintf(c->pending_user, sizeof c->pending_user, "%s", hr.user);
     if (hr.auth_plugin != NULL && strcmp(hr.auth_plugin, NATIVE_PLUGIN) != 0 &&
-            (c->caps & PROTO_CLIENT_PLUGIN_AUTH)) {
+        (c->caps & PROTO_CLIENT_PLUGIN_AUTH)) {
         /* caching_sha2_password and friends: ask for mysql_native_password instead. */
         buf payload;
         buf_init(&payload);
@@ -399,7 +399,7 @@ do_query(srv_conn *c, const char *sql, size_t len)
         }
         if (rc != DB_OK) {
             log_debug("conn %llu: statement failed: %d %s", (unsigned long long)c->id, e.code,
-                    e.msg);
+                      e.msg);
             send_err(c, &e);
             break;
         }
@@ -426,7 +426,7 @@ do_field_list(srv_conn *c, const uint8_t *p, size_t len)
     plan_column *cols = NULL;
     size_t ncols = 0;
     if (proto_field_list_parse(p, len, c->stmt_arena, &table, &wild, &e) != DB_OK ||
-            plan_field_list(c->session, table, wild, c->stmt_arena, &cols, &ncols, &e) != DB_OK) {
+        plan_field_list(c->session, table, wild, c->stmt_arena, &cols, &ncols, &e) != DB_OK) {
         send_err(c, &e);
         return;
     }
@@ -452,10 +452,10 @@ do_statistics(srv_conn *c)
     buf payload;
     buf_init(&payload);
     buf_printf(&payload,
-            "Uptime: %llu  Threads: %d  Questions: %llu  Slow queries: 0  Opens: 0  "
-            "Flush tables: 1  Open tables: 0  Queries per second avg: %.3f",
-            (unsigned long long)up, threads, (unsigned long long)q,
-            up > 0 ? (double)q / (double)up : (double)q);
+               "Uptime: %llu  Threads: %d  Questions: %llu  Slow queries: 0  Opens: 0  "
+               "Flush tables: 1  Open tables: 0  Queries per second avg: %.3f",
+               (unsigned long long)up, threads, (unsigned long long)q,
+               up > 0 ? (double)q / (double)up : (double)q);
     send_payload(c, &payload);
     buf_destroy(&payload);
 }
@@ -501,7 +501,7 @@ do_command(srv_conn *c)
     case PROTO_COM_PROCESS_KILL: {
         uint32_t id = 0;
         if (proto_process_kill_parse(p, len, &id, &e) != DB_OK ||
-                srv_hook_kill(c->srv, c->id, id, false, &e) != DB_OK) {
+            srv_hook_kill(c->srv, c->id, id, false, &e) != DB_OK) {
             send_err(c, &e);
             return;
         }

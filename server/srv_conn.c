@@ -14,12 +14,11 @@
 
 #define SERVER_CAPS                                                                                \
     (PROTO_CLIENT_LONG_PASSWORD | PROTO_CLIENT_FOUND_ROWS | PROTO_CLIENT_LONG_FLAG |               \
-            PROTO_CLIENT_CONNECT_WITH_DB | PROTO_CLIENT_IGNORE_SPACE | PROTO_CLIENT_PROTOCOL_41 |  \
-            PROTO_CLIENT_INTERACTIVE | PROTO_CLIENT_IGNORE_SIGPIPE | PROTO_CLIENT_TRANSACTIONS |   \
-            PROTO_CLIENT_SECURE_CONNECTION | PROTO_CLIENT_MULTI_STATEMENTS |                       \
-            PROTO_CLIENT_MULTI_RESULTS | PROTO_CLIENT_PS_MULTI_RESULTS | PROTO_CLIENT_PLUGIN_AUTH | \
-            PROTO_CLIENT_CONNECT_ATTRS | PROTO_CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA |             \
-            PROTO_CLIENT_DEPRECATE_EOF)
+     PROTO_CLIENT_CONNECT_WITH_DB | PROTO_CLIENT_IGNORE_SPACE | PROTO_CLIENT_PROTOCOL_41 |         \
+     PROTO_CLIENT_INTERACTIVE | PROTO_CLIENT_IGNORE_SIGPIPE | PROTO_CLIENT_TRANSACTIONS |          \
+     PROTO_CLIENT_SECURE_CONNECTION | PROTO_CLIENT_MULTI_STATEMENTS | PROTO_CLIENT_MULTI_RESULTS | \
+     PROTO_CLIENT_PS_MULTI_RESULTS | PROTO_CLIENT_PLUGIN_AUTH | PROTO_CLIENT_CONNECT_ATTRS |       \
+     PROTO_CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA | PROTO_CLIENT_DEPRECATE_EOF)
 
 /* A write in flight: owns the bytes until libuv calls back. */
 typedef struct write_req {
@@ -58,7 +57,7 @@ srv_listen_start(srv_server *s, db_error *err)
     const char *host = s->conf.bind_address;
     int port = (int)s->conf.query_port;
     if (uv_ip4_addr(host, port, (struct sockaddr_in *)&addr) != 0 &&
-            uv_ip6_addr(host, port, (struct sockaddr_in6 *)&addr) != 0) {
+        uv_ip6_addr(host, port, (struct sockaddr_in6 *)&addr) != 0) {
         return db_error_set(err, ER_CONFIG, "bind_address is not an IP address");
     }
     uv_tcp_init(&s->loop, &s->listener);
@@ -315,7 +314,7 @@ static void
 process_input(srv_conn *c)
 {
     while (!c->job_running && !c->closing && c->state != SRV_CONN_CLOSING &&
-            c->state != SRV_CONN_TLS) {
+           c->state != SRV_CONN_TLS) {
         if (atomic_load(&c->kill_requested)) {
             conn_close(c);
             return;
@@ -327,8 +326,7 @@ process_input(srv_conn *c)
         proto_packet pkt;
         size_t consumed = 0;
         db_error e = {0};
-        int rc = proto_packet_next(c->in.data, c->in.len, max_len, &c->joined, &pkt, &consumed,
-                &e);
+        int rc = proto_packet_next(c->in.data, c->in.len, max_len, &c->joined, &pkt, &consumed, &e);
         if (rc == DB_AGAIN) {
             break;
         }
@@ -338,12 +336,12 @@ process_input(srv_conn *c)
         }
         /* SSLRequest: handled here, on the loop thread that owns the TLS state. */
         if (c->state == SRV_CONN_HANDSHAKE && !c->tls_active && pkt.len == 32 &&
-                c->srv->ssl_ctx != NULL) {
+            c->srv->ssl_ctx != NULL) {
             proto_handshake_response hr;
             db_error pe = {0};
             if (proto_handshake_response_parse(pkt.payload, pkt.len, c->conn_arena, &hr, &pe) ==
-                            DB_OK &&
-                    hr.is_ssl_request) {
+                        DB_OK &&
+                hr.is_ssl_request) {
                 c->seq = (uint8_t)(pkt.seq + 1);
                 buf_consume(&c->in, consumed);
                 if (tls_start(c) != DB_OK) {
@@ -369,7 +367,7 @@ process_input(srv_conn *c)
         uv_read_stop((uv_stream_t *)&c->tcp);
         c->reading = false;
     } else if (c->in.len <= SRV_READ_HIGH_WATER && !c->reading && !c->closing &&
-            c->state != SRV_CONN_CLOSING) {
+               c->state != SRV_CONN_CLOSING) {
         uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
         c->reading = true;
     }
@@ -387,7 +385,7 @@ job_done(srv_job *job)
     }
     flush_out(c);
     if (c->quit || atomic_load(&c->kill_requested) || c->closing ||
-            (c->srv->shutting_down && !c->closing)) {
+        (c->srv->shutting_down && !c->closing)) {
         c->close_after_write = true;
         c->state = SRV_CONN_CLOSING;
         if (c->pending_writes == 0) {
@@ -644,7 +642,7 @@ srv_hook_kill(void *ctx, uint64_t killer_id, uint64_t id, bool query_only, db_er
     if (target == NULL) {
         rc = db_error_set(err, ER_NO_SUCH_THREAD, (unsigned long long)id);
     } else if (killer != NULL && strcmp(killer->user, "root") != 0 &&
-            strcmp(killer->user, target->user) != 0) {
+               strcmp(killer->user, target->user) != 0) {
         rc = db_error_set(err, ER_KILL_DENIED_ERROR, (unsigned long long)id);
     } else {
         if (target->session != NULL) {
@@ -721,8 +719,7 @@ srv_shutdown_begin(srv_server *s)
         }
         conn_close(idle);
     }
-    uv_timer_start(&s->shutdown_timer, on_shutdown_timer, (uint64_t)s->conf.shutdown_timeout_ms,
-            0);
+    uv_timer_start(&s->shutdown_timer, on_shutdown_timer, (uint64_t)s->conf.shutdown_timeout_ms, 0);
     shutdown_check(s);
 }
 

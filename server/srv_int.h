@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
- * server internals shared by the .c files of server/: the server object, connections, the worker pool and
- * TLS glue. Threads: the libuv loop thread owns sockets, TLS state and connection lifetimes;
- * worker threads run one job (one client command) per connection at a time.
- * See README.md §Data structures and §Threads. */
+ * server internals shared by the .c files of server/: the server object, connections, the worker
+ * pool and TLS glue. Threads: the libuv loop thread owns sockets, TLS state and connection
+ * lifetimes; worker threads run one job (one client command) per connection at a time. See
+ * README.md §Data structures and §Threads. */
 #ifndef SERVER_SRV_INT_H
 #define SERVER_SRV_INT_H
 
@@ -22,11 +22,11 @@
 #include "planner/planner.h"
 #include "protocol/protocol.h"
 
-#define SRV_VERSION          "5.7.99-rivulet-0.1.0"
-#define SRV_VERSION_COMMENT  "Rivulet 0.1.0 (Doris-compatible)"
-#define SRV_HANDSHAKE_MAX    65536u /* largest packet accepted before authentication */
+#define SRV_VERSION            "5.7.99-rivulet-0.1.0"
+#define SRV_VERSION_COMMENT    "Rivulet 0.1.0 (Doris-compatible)"
+#define SRV_HANDSHAKE_MAX      65536u /* largest packet accepted before authentication */
 #define SRV_CONNECT_TIMEOUT_MS 10000u
-#define SRV_READ_HIGH_WATER  (64u << 20) /* stop reading while this much input is queued */
+#define SRV_READ_HIGH_WATER    (64u << 20) /* stop reading while this much input is queued */
 
 typedef struct srv_server srv_server;
 typedef struct srv_conn srv_conn;
@@ -39,7 +39,7 @@ typedef void (*srv_job_fn)(srv_job *job);
 
 /* A unit of work: run() on a worker, then done() on the loop thread. Embedded in its owner. */
 struct srv_job {
-    srv_job *next;  /* queue link; owned by the pool while queued */
+    srv_job *next;   /* queue link; owned by the pool while queued */
     srv_job_fn run;  /* worker thread */
     srv_job_fn done; /* loop thread, after run returned */
 };
@@ -71,74 +71,74 @@ typedef enum srv_conn_state {
 
 struct srv_conn {
     srv_server *srv;
-    uv_tcp_t tcp;                /* the socket; the conn is freed in its close callback */
-    uv_timer_t timer;            /* connect timeout during the handshake */
-    uint64_t id;                 /* connection id (CONNECTION_ID()) */
-    char peer_host[64];          /* "127.0.0.1" */
-    char peer_addr[80];          /* "127.0.0.1:54321" */
-    arena *conn_arena;           /* connection lifetime: handshake strings */
-    arena *stmt_arena;           /* statement lifetime: reset after each command's reply */
+    uv_tcp_t tcp;       /* the socket; the conn is freed in its close callback */
+    uv_timer_t timer;   /* connect timeout during the handshake */
+    uint64_t id;        /* connection id (CONNECTION_ID()) */
+    char peer_host[64]; /* "127.0.0.1" */
+    char peer_addr[80]; /* "127.0.0.1:54321" */
+    arena *conn_arena;  /* connection lifetime: handshake strings */
+    arena *stmt_arena;  /* statement lifetime: reset after each command's reply */
 
     /* ---- loop thread only ---- */
     srv_conn_state state;
-    buf in;                      /* plaintext bytes received, not yet consumed */
-    buf joined;                  /* scratch for split packets */
-    SSL *ssl;                    /* NULL until an SSLRequest */
-    BIO *tls_in;                 /* ciphertext from the socket, read by OpenSSL */
-    BIO *tls_out;                /* ciphertext from OpenSSL, to the socket */
-    bool tls_active;             /* TLS handshake finished; all traffic is encrypted */
-    bool job_running;            /* a command is on a worker; do not touch session/out */
-    bool reading;                /* uv_read_start active */
-    bool closing;                /* uv_close called */
-    bool close_after_write;      /* close once the output is written (fatal errors, QUIT) */
-    int pending_writes;          /* uv_write requests in flight */
-    int timers_open;             /* handles still to close besides tcp */
+    buf in;                 /* plaintext bytes received, not yet consumed */
+    buf joined;             /* scratch for split packets */
+    SSL *ssl;               /* NULL until an SSLRequest */
+    BIO *tls_in;            /* ciphertext from the socket, read by OpenSSL */
+    BIO *tls_out;           /* ciphertext from OpenSSL, to the socket */
+    bool tls_active;        /* TLS handshake finished; all traffic is encrypted */
+    bool job_running;       /* a command is on a worker; do not touch session/out */
+    bool reading;           /* uv_read_start active */
+    bool closing;           /* uv_close called */
+    bool close_after_write; /* close once the output is written (fatal errors, QUIT) */
+    int pending_writes;     /* uv_write requests in flight */
+    int timers_open;        /* handles still to close besides tcp */
 
     /* ---- owned by the job while job_running, else by the loop thread ---- */
     srv_job job;
-    proto_packet pkt;            /* the packet being processed (points into in / joined) */
-    size_t pkt_consumed;         /* bytes of `in` the packet occupies */
-    buf out;                     /* reply bytes (plaintext) produced by the job */
-    uint8_t seq;                 /* next sequence id for the reply */
-    uint32_t caps;               /* effective capabilities (client AND server) */
+    proto_packet pkt;    /* the packet being processed (points into in / joined) */
+    size_t pkt_consumed; /* bytes of `in` the packet occupies */
+    buf out;             /* reply bytes (plaintext) produced by the job */
+    uint8_t seq;         /* next sequence id for the reply */
+    uint32_t caps;       /* effective capabilities (client AND server) */
     uint8_t scramble[PROTO_SCRAMBLE_LEN];
-    plan_session *session;       /* NULL until authenticated */
-    char user[64];               /* authenticated user */
-    bool quit;                   /* COM_QUIT or fatal: close after the reply */
-    const char *auth_db;         /* database requested in the handshake (conn_arena) */
-    uint8_t auth_collation;      /* collation id from the handshake */
-    char pending_user[64];       /* user being authenticated across an auth switch */
+    plan_session *session;  /* NULL until authenticated */
+    char user[64];          /* authenticated user */
+    bool quit;              /* COM_QUIT or fatal: close after the reply */
+    const char *auth_db;    /* database requested in the handshake (conn_arena) */
+    uint8_t auth_collation; /* collation id from the handshake */
+    char pending_user[64];  /* user being authenticated across an auth switch */
 
     /* ---- shared; guarded by srv->conns_lock ---- */
-    srv_conn *prev, *next;       /* registry links */
-    char command[24];            /* processlist Command */
-    char *info;                  /* running statement text (heap), NULL when idle */
-    char db[65];                 /* current database, "" when none */
-    uint64_t state_since_ms;     /* when command last changed */
-    atomic_bool kill_requested;  /* KILL CONNECTION: close at the next chance */
+    srv_conn *prev, *next;      /* registry links */
+    char command[24];           /* processlist Command */
+    char *info;                 /* running statement text (heap), NULL when idle */
+    char db[65];                /* current database, "" when none */
+    uint64_t state_since_ms;    /* when command last changed */
+    atomic_bool kill_requested; /* KILL CONNECTION: close at the next chance */
 };
 
 /* ---- the server ---- */
 
 struct srv_server {
-    cfg conf;                    /* configuration; read-only after start-up */
+    cfg conf; /* configuration; read-only after start-up */
     uv_loop_t loop;
     uv_tcp_t listener;
     uv_signal_t sigterm, sigint;
-    uv_async_t wakeup;           /* other threads ask the loop to look at kill requests */
-    uv_timer_t shutdown_timer;   /* bounds the graceful shutdown */
+    uv_async_t wakeup;         /* other threads ask the loop to look at kill requests */
+    uv_timer_t shutdown_timer; /* bounds the graceful shutdown */
     srv_pool *pool;
-    SSL_CTX *ssl_ctx;            /* NULL when TLS could not be set up */
+    SSL_CTX *ssl_ctx; /* NULL when TLS could not be set up */
     plan_server *plan;
-    uint8_t root_stage2[20];     /* SHA1(SHA1(root_password)) */
+    uint8_t root_stage2[20]; /* SHA1(SHA1(root_password)) */
     bool root_has_password;
-    uint64_t start_ms;           /* for Uptime */
-    bool shutting_down;          /* loop thread only */
+    uint64_t start_ms;  /* for Uptime */
+    bool shutting_down; /* loop thread only */
     int exit_code;
 
-    pthread_mutex_t conns_lock;  /* protects: conns list links, nconns, next_conn_id and every
-                                    conn's command/info/db/state_since_ms */
-    srv_conn *conns;             /* registry of live connections */
+    pthread_mutex_t conns_lock; /* protects: conns list links, nconns, next_conn_id and every
+                                   conn's command/info/db/state_since_ms */
+    srv_conn *conns;            /* registry of live connections */
     int nconns;
     uint64_t next_conn_id;
     atomic_uint_fast64_t questions; /* statements received, for COM_STATISTICS */
@@ -169,8 +169,7 @@ void srv_conn_set_command(srv_conn *c, const char *command, const char *info, si
 void srv_conn_set_db(srv_conn *c, const char *db);
 
 /* plan_hooks implementations (srv_conn.c). */
-int srv_hook_processlist(void *ctx, arena *a, plan_proc_row **rows, size_t *nrows,
-        db_error *err);
+int srv_hook_processlist(void *ctx, arena *a, plan_proc_row **rows, size_t *nrows, db_error *err);
 int srv_hook_kill(void *ctx, uint64_t killer_id, uint64_t id, bool query_only, db_error *err);
 
 #endif /* SERVER_SRV_INT_H */

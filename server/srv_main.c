@@ -179,7 +179,7 @@ start(srv_server *s, db_error *err)
 {
     const cfg *c = &s->conf;
     if (setup_logging(c, err) != DB_OK || make_dirs(c->meta_dir, err) != DB_OK ||
-            make_dirs(c->storage_root_path, err) != DB_OK) {
+        make_dirs(c->storage_root_path, err) != DB_OK) {
         return DB_ERR;
     }
     s->ssl_ctx = srv_tls_ctx_new(c->ssl_cert, c->ssl_key, c->meta_dir, err);
@@ -227,7 +227,7 @@ start(srv_server *s, db_error *err)
         return DB_ERR;
     }
     log_info("ready for connections on %s:%lld (workers %d, data %s)", c->bind_address,
-            (long long)c->query_port, nthreads, c->meta_dir);
+             (long long)c->query_port, nthreads, c->meta_dir);
     return DB_OK;
 }
 

@@ -7,15 +7,15 @@
 
 struct srv_pool {
     uv_loop_t *loop;
-    uv_async_t done_async;   /* wakes the loop to run done() callbacks */
+    uv_async_t done_async; /* wakes the loop to run done() callbacks */
     pthread_t *threads;
     int nthreads;
-    pthread_mutex_t lock;    /* protects: queue, queue_tail, done, stopping */
-    pthread_cond_t cond;     /* signalled when a job is queued or stopping is set */
-    srv_job *queue;          /* jobs to run, oldest first */
+    pthread_mutex_t lock; /* protects: queue, queue_tail, done, stopping */
+    pthread_cond_t cond;  /* signalled when a job is queued or stopping is set */
+    srv_job *queue;       /* jobs to run, oldest first */
     srv_job *queue_tail;
-    srv_job *done;           /* finished jobs, newest first */
-    bool stopping;           /* no thread takes new work once the queue is empty */
+    srv_job *done; /* finished jobs, newest first */
+    bool stopping; /* no thread takes new work once the queue is empty */
 };
 
 static void *worker_main(void *arg);

@@ -56,7 +56,8 @@ generate_pair(const char *cert_path, const char *key_path, db_error *err)
     X509_set_pubkey(x, pkey);
     X509_NAME *name = X509_get_subject_name(x);
     X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-            (const unsigned char *)"Rivulet_Server_Auto_Generated_Certificate", -1, -1, 0);
+                               (const unsigned char *)"Rivulet_Server_Auto_Generated_Certificate",
+                               -1, -1, 0);
     X509_set_issuer_name(x, name);
     if (X509_sign(x, pkey, EVP_sha256()) == 0) {
         tls_error(err, "certificate signing");
@@ -125,7 +126,7 @@ srv_tls_ctx_new(const char *cert, const char *key, const char *meta_dir, db_erro
         return NULL;
     }
     if (SSL_CTX_use_PrivateKey_file(ctx, key_path, SSL_FILETYPE_PEM) != 1 ||
-            SSL_CTX_check_private_key(ctx) != 1) {
+        SSL_CTX_check_private_key(ctx) != 1) {
         tls_error(err, key_path);
         SSL_CTX_free(ctx);
         return NULL;
