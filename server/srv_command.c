@@ -316,9 +316,12 @@ do_handshake(srv_conn *c)
     proto_handshake_response hr;
     db_error e = {0};
     if (proto_handshake_response_parse(c->pkt.payload, c->pkt.len, c->conn_arena, &hr, &e) !=
-                DB_OK ||
-        hr.is_ssl_request || !(hr.capabilities & PROTO_CLIENT_PROTOCOL_41)) {
-        db_error_clear(&e);
+        DB_OK) {
+        send_err(c, &e); /* 1043 Bad handshake, or 1251 for pre-4.1 clients */
+        c->quit = true;
+        return;
+    }
+    if (hr.is_ssl_request || !(hr.capabilities & PROTO_CLIENT_PROTOCOL_41)) {
         db_error_set(&e, ER_HANDSHAKE_ERROR);
         send_err(c, &e);
         c->quit = true;
