@@ -75,6 +75,8 @@ TEST_BINS := $(foreach m,$(TEST_MODULES),$(BUILD)/tests/test_$(m))
 RUNNER := $(BUILD)/regress-runner
 RUNNER_SRCS := $(wildcard regression/runner/*.c)
 
+.SECONDARY:
+
 .PHONY: all release debug asan run test unit regress clients stress deps format format-check \
 	check-deps check-headers clean bench fuzz soak print-%
 .DEFAULT_GOAL := all
@@ -112,7 +114,7 @@ $(BIN): $(BUILD)/obj/server/main.o $(LIB)
 
 # ---- unit tests: one Criterion binary per module ----
 .SECONDEXPANSION:
-$(BUILD)/tests/test_%: $$(patsubst %.c,$(BUILD)/obj/%.o,$$(wildcard tests/$$*/*.c)) $(LIB)
+$(BUILD)/tests/test_%: $$(foreach f,$$(wildcard tests/$$*/*.c),$(BUILD)/obj/$$(basename $$(f)).o) $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $$(pkg-config --libs criterion)
@@ -175,6 +177,7 @@ format-check:
 
 check-deps:
 	$(Q)bash tests/tools/check_deps.sh
+	$(Q)bash tests/tools/test_check_deps.sh >/dev/null
 
 check-headers:
 	$(Q)set -e; for h in common/*.h $(foreach m,$(filter-out common,$(MODULES)),$(wildcard $(m)/$(m).h)); do \

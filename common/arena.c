@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/db_error.h"
 #include "common/mem.h"
 
-#define ARENA_ALIGN 16
+#define ARENA_ALIGN     16
+#define ARENA_MAX_ALLOC (SIZE_MAX / 2) /* larger requests are bugs: rounding would wrap */
 
 typedef struct block {
     struct block *next; /* older block, NULL for the first */
@@ -106,6 +108,8 @@ arena_free(arena *a)
 void *
 arena_alloc(arena *a, size_t len)
 {
+    /* Without this, len near SIZE_MAX rounds up to a tiny size and a short block comes back. */
+    DB_ASSERT(len <= ARENA_MAX_ALLOC);
     size_t need = (len + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     if (need == 0) {
         need = ARENA_ALIGN;
@@ -127,9 +131,7 @@ arena_alloc(arena *a, size_t len)
 void *
 arena_calloc(arena *a, size_t n, size_t len)
 {
-    if (len != 0 && n > SIZE_MAX / len) {
-        n = SIZE_MAX / len; /* mem_alloc aborts on the impossible size */
-    }
+    DB_ASSERT(len == 0 || n <= SIZE_MAX / len); /* n * len must not wrap */
     void *p = arena_alloc(a, n * len);
     memset(p, 0, n * len);
     return p;

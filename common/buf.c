@@ -34,7 +34,8 @@ uint8_t *
 buf_reserve(buf *b, size_t extra)
 {
     DB_ASSERT(extra <= SIZE_MAX - b->len);
-    if (b->cap - b->len < extra) {
+    /* Allocate even for extra == 0 on an empty buffer: callers hand the result to memcpy. */
+    if (b->data == NULL || b->cap - b->len < extra) {
         size_t cap = b->cap ? b->cap : 256;
         while (cap - b->len < extra) {
             cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
@@ -135,6 +136,9 @@ void
 buf_consume(buf *b, size_t n)
 {
     DB_ASSERT(n <= b->len);
+    if (n == 0) {
+        return; /* also keeps a NULL data pointer away from memmove */
+    }
     memmove(b->data, b->data + n, b->len - n);
     b->len -= n;
 }

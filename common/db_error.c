@@ -20,6 +20,26 @@ static const errdef errdefs[DB_ERRNAME__COUNT] = {
 };
 
 static void fill(db_error *err, const char *file, int line, db_errname name, va_list ap);
+static void cut_partial_utf8(char *msg, size_t len);
+
+/* msg[0..len) was cut from a longer text: drop a UTF-8 sequence the cut left incomplete, so the
+ * client never receives half a character. */
+static void
+cut_partial_utf8(char *msg, size_t len)
+{
+    size_t j = len;
+    while (j > 0 && len - j < 4 && ((unsigned char)msg[j - 1] & 0xC0) == 0x80) {
+        j--;
+    }
+    if (j == 0) {
+        return;
+    }
+    unsigned char lead = (unsigned char)msg[j - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    if (need > 1 && (j - 1) + need > len) {
+        msg[j - 1] = '\0';
+    }
+}
 
 /* The format string comes from the table above, never from input. */
 #pragma GCC diagnostic push
@@ -32,7 +52,10 @@ fill(db_error *err, const char *file, int line, db_errname name, va_list ap)
     err->code = d->code;
     memcpy(err->sqlstate, d->sqlstate, 5);
     err->sqlstate[5] = '\0';
-    vsnprintf(err->msg, sizeof err->msg, d->fmt, ap);
+    int n = vsnprintf(err->msg, sizeof err->msg, d->fmt, ap);
+    if (n >= (int)sizeof err->msg) {
+        cut_partial_utf8(err->msg, sizeof err->msg - 1);
+    }
     /* One line: a newline inside an argument would break the client's display. */
     for (char *p = err->msg; *p; p++) {
         if (*p == '\n' || *p == '\r') {

@@ -37,10 +37,13 @@ void cfg_destroy(cfg *c);
 /* Read path as a file of kind which. Every `key = value` line must name a key of that file;
  * values are checked against type and bounds. Errors (ER_CONFIG) read
  * "<path>:<line>: unknown key '<key>'" or "<path>:<line>: bad value '<v>' for '<key>': <why>",
- * or "<path>: <strerror>" when it cannot be read. */
+ * or "<path>: <strerror>" when it cannot be read; a line without '=' gives
+ * "<path>:<line>: missing '=' after '<word>'" (README.md §Formats lists every message).
+ * All or nothing: on error c is unchanged. Blocking file I/O; start-up thread. */
 int cfg_load_file(cfg *c, const char *path, cfg_file which, db_error *err);
 
-/* Set one key from text (command line, tests). ER_CONFIG on unknown key or bad value. */
+/* Set one key from text (command line, tests); any key of either file. The value is taken as
+ * is (no trimming, no quotes). ER_CONFIG on unknown key or bad value; c is then unchanged. */
 int cfg_set(cfg *c, const char *key, const char *value, db_error *err);
 
 /* Write an example file for which: every key of that file with its help as a comment and its
