@@ -181,7 +181,7 @@ check-deps:
 
 check-headers:
 	$(Q)set -e; for h in common/*.h $(foreach m,$(filter-out common,$(MODULES)),$(wildcard $(m)/$(m).h)); do \
-		echo "#include \"$$h\"" | $(CC) $(CFLAGS_ALL) -x c -fsyntax-only - ; done
+		echo "#include \"$$h\"" | $(CC) $(filter-out -MMD -MP,$(CFLAGS_ALL)) -x c -fsyntax-only - ; done
 
 clean:
 	rm -rf build

@@ -144,21 +144,23 @@ enum {
  * packet was one physical packet, or into `joined` (caller-owned, reused) when it was split. */
 typedef struct proto_packet {
     const uint8_t *payload;
-    size_t len;      /* payload bytes */
-    uint8_t seq;     /* sequence id of the LAST physical packet */
+    size_t len;  /* payload bytes */
+    uint8_t seq; /* sequence id of the LAST physical packet */
 } proto_packet;
 
 /* Extract the next logical packet from in[0..len). On DB_OK fills *out and *consumed (bytes of
  * `in` used, headers included). Split packets (chunks of exactly 0xFFFFFF bytes) are joined
  * into `joined` (cleared first). DB_AGAIN: not all bytes are there yet; nothing consumed.
  * DB_ERR: the logical payload exceeds max_len (ER_NET_PACKET_TOO_LARGE); the caller must send
- * that error and close. The sequence ids are returned, not checked. */
-int proto_packet_next(const uint8_t *in, size_t len, size_t max_len, buf *joined,
-        proto_packet *out, size_t *consumed, db_error *err);
+ * that error and close. The sequence ids are returned, not checked. The size check uses the
+ * headers alone, so an oversized packet fails as soon as its header arrives, before its body.
+ * joined must not be NULL; out->payload is valid until in or joined changes. */
+int proto_packet_next(const uint8_t *in, size_t len, size_t max_len, buf *joined, proto_packet *out,
+                      size_t *consumed, db_error *err);
 
 /* Append payload[0..len) to out as one logical packet: physical packets of at most 0xFFFFFF
  * bytes (plus an empty one when len is a multiple of 0xFFFFFF), sequence ids from *seq, which
- * is advanced. */
+ * is advanced (wrapping at 256). payload must not point into out. */
 void proto_packet_write(buf *out, const uint8_t *payload, size_t len, uint8_t *seq);
 
 /* In-place writing without a scratch copy: proto_packet_begin reserves a 4-byte header and
@@ -203,9 +205,11 @@ void proto_get_rest(proto_cursor *c, const uint8_t **s, size_t *len);
 
 /* ==== handshake and authentication ==== */
 
-/* The server greeting (Protocol::HandshakeV10). */
+/* The server greeting (Protocol::HandshakeV10). NULL server_version is sent empty, NULL
+ * auth_plugin as "mysql_native_password"; the plugin name and auth-data length 21 are written
+ * only when capabilities has PLUGIN_AUTH. */
 typedef struct proto_greeting {
-    const char *server_version;           /* e.g. "5.7.99" */
+    const char *server_version; /* e.g. "5.7.99" */
     uint32_t connection_id;
     uint8_t scramble[PROTO_SCRAMBLE_LEN]; /* printable, no NUL bytes */
     uint32_t capabilities;                /* server capability flags */
@@ -220,25 +224,28 @@ void proto_greeting_write(buf *out, const proto_greeting *g);
 /* A decoded HandshakeResponse41, or an SSLRequest when is_ssl_request. Strings are NUL-terminated
  * copies in the arena given to the parser. */
 typedef struct proto_handshake_response {
-    bool is_ssl_request;       /* 32-byte packet with CLIENT_SSL: TLS starts next */
-    uint32_t capabilities;     /* as sent by the client */
-    uint32_t max_packet;       /* may be 0 (mysql2) */
-    uint8_t charset;           /* collation id */
-    const char *user;          /* "" when absent */
-    const uint8_t *auth;       /* auth response bytes (arena copy) */
+    bool is_ssl_request;   /* 32-byte packet with CLIENT_SSL: TLS starts next */
+    uint32_t capabilities; /* as sent by the client */
+    uint32_t max_packet;   /* may be 0 (mysql2) */
+    uint8_t charset;       /* collation id */
+    const char *user;      /* "" when absent */
+    const uint8_t *auth;   /* auth response bytes (arena copy) */
     size_t auth_len;
-    const char *database;      /* NULL when CONNECT_WITH_DB is not set or empty */
-    const char *auth_plugin;   /* NULL when PLUGIN_AUTH is not set */
-    size_t nattrs;             /* connect attributes (CONNECT_ATTRS) */
+    const char *database;    /* NULL when CONNECT_WITH_DB is not set or empty */
+    const char *auth_plugin; /* NULL when PLUGIN_AUTH is not set */
+    size_t nattrs;           /* connect attributes (CONNECT_ATTRS) */
     const char **attr_keys;
     const char **attr_values;
 } proto_handshake_response;
 
 /* Parse a handshake response payload (all three auth-data encodings, optional db, plugin, attrs;
- * the 23 filler bytes are not checked). Pre-4.1 responses are refused. DB_ERR with
- * ER_HANDSHAKE_ERROR on malformed input. Results live in a. */
+ * the 23 filler bytes are not checked). Pre-4.1 responses are refused (DB_ERR with
+ * ER_NOT_SUPPORTED_AUTH_MODE, as MySQL answers such clients). DB_ERR with ER_HANDSHAKE_ERROR on
+ * malformed input. Results live in a; auth is never NULL (auth_len 0 when absent). A packet that
+ * ends early after the fixed part, the user, the auth data or the db yields the fields read so
+ * far. */
 int proto_handshake_response_parse(const uint8_t *p, size_t len, arena *a,
-        proto_handshake_response *out, db_error *err);
+                                   proto_handshake_response *out, db_error *err);
 
 /* A COM_CHANGE_USER payload. Strings are NUL-terminated arena copies. */
 typedef struct proto_change_user {
@@ -251,9 +258,10 @@ typedef struct proto_change_user {
 } proto_change_user;
 
 /* Parse a COM_CHANGE_USER payload (command byte excluded); caps are the session's effective
- * capabilities. DB_ERR with ER_MALFORMED_PACKET on malformed input. */
+ * capabilities. DB_ERR with ER_MALFORMED_PACKET on malformed input. The user is required; the
+ * fields after it may be cut off at the end of the packet. Connect attributes are skipped. */
 int proto_change_user_parse(const uint8_t *p, size_t len, uint32_t caps, arena *a,
-        proto_change_user *out, db_error *err);
+                            proto_change_user *out, db_error *err);
 
 /* Fill out with 20 random printable bytes (OpenSSL RAND_bytes, no NUL, no '$'). */
 void proto_scramble_generate(uint8_t out[PROTO_SCRAMBLE_LEN]);
@@ -261,24 +269,25 @@ void proto_scramble_generate(uint8_t out[PROTO_SCRAMBLE_LEN]);
 void proto_native_password_hash(const char *password, size_t len, uint8_t out[20]);
 /* Client side: the token a client sends for password and scramble. */
 void proto_native_scramble(const uint8_t scramble[PROTO_SCRAMBLE_LEN], const char *password,
-        size_t len, uint8_t out[20]);
+                           size_t len, uint8_t out[20]);
 /* Server side: does token[0..token_len) prove knowledge of the password whose stored hash is
  * stage2? An empty token matches only an empty password (has_password false). Constant time. */
 bool proto_native_check(const uint8_t scramble[PROTO_SCRAMBLE_LEN], const uint8_t stage2[20],
-        bool has_password, const uint8_t *token, size_t token_len);
+                        bool has_password, const uint8_t *token, size_t token_len);
 
 /* Append an AuthSwitchRequest payload (0xFE, plugin name, scramble, NUL). */
-void proto_auth_switch_write(buf *out, const char *plugin, const uint8_t scramble[PROTO_SCRAMBLE_LEN]);
+void proto_auth_switch_write(buf *out, const char *plugin,
+                             const uint8_t scramble[PROTO_SCRAMBLE_LEN]);
 
 /* ==== response packets (payloads; wrap them with proto_packet_write or begin/end) ==== */
 
 typedef struct proto_ok {
     uint64_t affected_rows;
     uint64_t last_insert_id;
-    uint16_t status;     /* PROTO_STATUS_* */
+    uint16_t status; /* PROTO_STATUS_* */
     uint16_t warnings;
-    const char *info;    /* NULL or human-readable text, e.g. "Rows matched: 1 ..." */
-    bool is_eof;         /* 0xFE header: the OK that ends a result set under DEPRECATE_EOF */
+    const char *info; /* NULL or human-readable text, e.g. "Rows matched: 1 ..." */
+    bool is_eof;      /* 0xFE header: the OK that ends a result set under DEPRECATE_EOF */
 } proto_ok;
 
 /* OK payload (0x00 header, or 0xFE when ok->is_eof). caps decide the PROTOCOL_41 layout. */
@@ -288,9 +297,18 @@ void proto_err_write(buf *out, const db_error *e);
 /* Classic EOF payload: 0xFE, warnings, status. */
 void proto_eof_write(buf *out, uint16_t warnings, uint16_t status);
 
-/* Parse an OK / ERR payload (used by tests and tools). */
+/* Parse an OK / ERR payload (used by tests and tools). Both assume the PROTOCOL_41 layout.
+ * proto_ok_parse accepts a 0x00 or 0xFE header and leaves out->info NULL (it has no arena to
+ * copy it to); DB_ERR with ER_MALFORMED_PACKET. proto_err_parse fills out with the packet's code,
+ * SQLSTATE ("HY000" when the '#' marker is absent) and message (truncated to fit); on malformed
+ * input it returns DB_ERR and out holds ER_MALFORMED_PACKET instead. */
 int proto_ok_parse(const uint8_t *p, size_t len, proto_ok *out, db_error *err);
 int proto_err_parse(const uint8_t *p, size_t len, db_error *out);
+/* As proto_ok_parse, and also sets out->info to a NUL-terminated copy in a (NULL when empty). */
+int proto_ok_parse_info(const uint8_t *p, size_t len, arena *a, proto_ok *out, db_error *err);
+/* Parse a classic EOF payload (exactly 5 bytes). DB_ERR with ER_MALFORMED_PACKET. */
+int proto_eof_parse(const uint8_t *p, size_t len, uint16_t *warnings, uint16_t *status,
+                    db_error *err);
 
 /* A column definition (Protocol::ColumnDefinition41). NULL strings are sent empty. */
 typedef struct proto_column {
@@ -299,11 +317,11 @@ typedef struct proto_column {
     const char *org_table;
     const char *name;
     const char *org_name;
-    uint16_t charset;   /* 63 for numbers and binary, else the connection's */
-    uint32_t length;    /* display length in bytes (chars * maxlen for strings) */
-    uint8_t type;       /* PROTO_TYPE_* */
-    uint16_t flags;     /* PROTO_FLAG_* */
-    uint8_t decimals;   /* 0x1f for "not fixed" (doubles, strings in MySQL), scale for decimals */
+    uint16_t charset; /* 63 for numbers and binary, else the connection's */
+    uint32_t length;  /* display length in bytes (chars * maxlen for strings) */
+    uint8_t type;     /* PROTO_TYPE_* */
+    uint16_t flags;   /* PROTO_FLAG_* */
+    uint8_t decimals; /* 0x1f for "not fixed" (doubles, strings in MySQL), scale for decimals */
 } proto_column;
 
 /* Column-definition payload; with_default adds the COM_FIELD_LIST default-value field (empty). */
@@ -316,12 +334,14 @@ void proto_row_put_null(buf *out);
 
 /* ==== command payloads ==== */
 
-/* COM_FIELD_LIST: table name (NUL-terminated) and optional wildcard. */
+/* COM_FIELD_LIST: table name (NUL-terminated) and optional wildcard (rest of the packet, NULL
+ * when empty). Both are arena copies in a. DB_ERR with ER_MALFORMED_PACKET. */
 int proto_field_list_parse(const uint8_t *p, size_t len, arena *a, const char **table,
-        const char **wildcard, db_error *err);
-/* COM_PROCESS_KILL: 4-byte connection id. */
+                           const char **wildcard, db_error *err);
+/* COM_PROCESS_KILL: 4-byte connection id (extra bytes ignored). DB_ERR with ER_MALFORMED_PACKET. */
 int proto_process_kill_parse(const uint8_t *p, size_t len, uint32_t *id, db_error *err);
-/* COM_SET_OPTION: 2-byte option (0 = MULTI_STATEMENTS_ON, 1 = OFF). */
+/* COM_SET_OPTION: 2-byte option (0 = MULTI_STATEMENTS_ON, 1 = OFF; extra bytes ignored).
+ * DB_ERR with ER_MALFORMED_PACKET. */
 int proto_set_option_parse(const uint8_t *p, size_t len, uint16_t *option, db_error *err);
 
 #endif /* PROTOCOL_PROTOCOL_H */
