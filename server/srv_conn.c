@@ -120,7 +120,7 @@ conn_new(srv_server *s)
     c->tcp.data = c;
     uv_timer_init(&s->loop, &c->timer);
     c->timer.data = c;
-    c->timers_open = 1;
+    c->handles_open = 2; /* tcp and timer */
     c->conn_arena = arena_new(4096);
     c->stmt_arena = arena_new(0);
     buf_init(&c->in);
@@ -544,12 +544,10 @@ static void
 on_handle_closed(uv_handle_t *h)
 {
     srv_conn *c = h->data;
-    if (h == (uv_handle_t *)&c->timer) {
-        c->timers_open--;
+    /* libuv gives no order among close callbacks: free with the last of the two handles. */
+    if (--c->handles_open > 0) {
         return;
     }
-    /* The tcp handle closes after the timer (libuv runs close callbacks in order). */
-    DB_ASSERT(c->timers_open == 0);
     srv_server *s = c->srv;
     conn_free(c);
     if (s->shutting_down) {

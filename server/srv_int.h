@@ -92,7 +92,7 @@ struct srv_conn {
     bool closing;           /* uv_close called */
     bool close_after_write; /* close once the output is written (fatal errors, QUIT) */
     int pending_writes;     /* uv_write requests in flight */
-    int timers_open;        /* handles still to close besides tcp */
+    int handles_open;       /* tcp + timer until their close callbacks ran */
 
     /* ---- owned by the job while job_running, else by the loop thread ---- */
     srv_job job;
