@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * parse.y: the Lemon LALR(1) grammar of Rivulet's SQL (MySQL / Doris dialect).
+ * Rules: every action is one call into a plan_ast_* / plan_stmt_* builder (plan_ast.c); no
+ * error recovery (the first syntax error ends the parse, reported as ER_PARSE_ERROR by
+ * plan__parse); non-reserved keywords fall back to ID. All nodes live in the statement arena,
+ * so there are no destructors. The generated parse.c lives in build/, never committed.
+ * See README.md §Grammar conventions. */
+
+%name plan__parser
+%token_prefix TK_
+%token_type {plan_token}
+%default_type {plan_ast *}
+%extra_context {plan_parse *pp}
+%stack_size 1000
+
+%include {
+#include "planner/plan_int.h"
+
+#include <assert.h>
+#include <stdlib.h>
+
+#define YYNOERRORRECOVERY 1
+#define YYPARSEFREENEVERNULL 1
+}
+
+%syntax_error {
+    (void)yymajor;
+    if (!pp->failed) {
+        pp->failed = true;
+        pp->bad = TOKEN;
+    }
+}
+
+%stack_overflow {
+    pp->failed = true;
+    pp->overflow = true;
+}
+
+/* Tokens the tokenizer produces that the grammar never shifts. */
+%token SPACE COMMENT HINT ILLEGAL QUESTION.
+
+/* Non-reserved keywords: usable as identifiers wherever the keyword itself would be an error. */
+%fallback ID BEGIN COMMIT ROLLBACK WORK START TRANSACTION ISOLATION LEVEL ONLY COMMITTED
+    UNCOMMITTED REPEATABLE SERIALIZABLE CONSISTENT SNAPSHOT GLOBAL SESSION LOCAL NAMES CHARSET
+    COLLATION STATUS VARIABLES WARNINGS ERRORS PROCESSLIST FULL ENGINES STORAGE CONNECTION QUERY
+    PASSWORD OFFSET SIGNED DATE DATETIME TIME TIMESTAMP TABLES COUNT ESCAPE UNKNOWN END SUBSTR
+    SUBSTRING TRIM CAST.
+
+/* Precedence, lowest first (MySQL's operator precedence). */
+%right ASSIGN.
+%left OR OROR.
+%left XOR.
+%left AND ANDAND.
+%right NOT.
+%left BETWEEN CASE WHEN THEN ELSE.
+%left EQ NSEQ NE LT LE GT GE IS LIKE IN.
+%right ESCAPE.
+%left BITOR.
+%left BITAND.
+%left LSHIFT RSHIFT.
+%left PLUS MINUS.
+%left STAR SLASH PERCENT DIV MOD.
+%left BITXOR.
+%right UMINUS BITNOT.
+%right BANG.
+%left COLLATE.
+%left LOWEST.
+%left STRING.
+
+/* ---------------------------------------------------------------- statements */
+
+input ::= cmd semi_opt.
+semi_opt ::= .
+semi_opt ::= SEMI.
+
+/* SELECT */
+cmd ::= SELECT distinct_opt selitems from_opt where_opt limit_opt. { plan_stmt_begin(pp, PS_SELECT); }
+
+distinct_opt ::= .
+distinct_opt ::= ALL.
+distinct_opt ::= DISTINCT. { pp->stmt->distinct = true; }
+
+selitems ::= selitem.
+selitems ::= selitems COMMA selitem.
+
+selitem ::= expr(X). { plan_stmt_select_item(pp, X, NULL, false); }
+selitem ::= expr(X) ident_tok(A). { plan_stmt_select_item(pp, X, &A, false); }
+selitem ::= expr(X) AS ident_tok(A). { plan_stmt_select_item(pp, X, &A, false); }
+selitem ::= expr(X) AS STRING(A). { plan_stmt_select_item(pp, X, &A, true); }
+selitem ::= expr(X) STRING(A). [LOWEST] { plan_stmt_select_item(pp, X, &A, true); }
+selitem ::= STAR. { plan_stmt_select_star(pp, NULL); }
+selitem ::= ident_tok(Q) DOT STAR. { plan_stmt_select_star(pp, &Q); }
+
+from_opt ::= .
+from_opt ::= FROM DUAL.
+from_opt ::= FROM tablelist.
+
+tablelist ::= tableref.
+tablelist ::= tablelist COMMA tableref.
+
+tableref ::= ident_tok(N). { plan_stmt_table(pp, NULL, &N, NULL); }
+tableref ::= ident_tok(N) ident_tok(A). { plan_stmt_table(pp, NULL, &N, &A); }
+tableref ::= ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, NULL, &N, &A); }
+tableref ::= ident_tok(D) DOT ident_tok(N). { plan_stmt_table(pp, &D, &N, NULL); }
+tableref ::= ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
+tableref ::= ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
+
+where_opt ::= .
+where_opt ::= WHERE expr(X). { pp->stmt->where = X; }
+
+limit_opt ::= .
+limit_opt ::= LIMIT INTNUM(C). { plan_stmt_limit(pp, &C, NULL); }
+limit_opt ::= LIMIT INTNUM(O) COMMA INTNUM(C). { plan_stmt_limit(pp, &C, &O); }
+limit_opt ::= LIMIT INTNUM(C) OFFSET INTNUM(O). { plan_stmt_limit(pp, &C, &O); }
+
+/* SET */
+cmd ::= SET setlist. { plan_stmt_begin(pp, PS_SET); }
+cmd ::= SET TRANSACTION translist. { plan_stmt_begin(pp, PS_SET_TRANSACTION); }
+cmd ::= SET scope(S) TRANSACTION translist. { pp->stmt->scope = (plan_scope)S; plan_stmt_begin(pp, PS_SET_TRANSACTION); }
+cmd ::= SET PASSWORD EQ expr. { plan_stmt_unsupported(pp, "SET PASSWORD"); }
+cmd ::= SET PASSWORD FOR userspec EQ expr. { plan_stmt_unsupported(pp, "SET PASSWORD"); }
+
+userspec ::= ident_tok.
+userspec ::= STRING.
+userspec ::= ident_tok USERVAR.
+userspec ::= STRING USERVAR.
+
+%type scope {int}
+scope(A) ::= GLOBAL. { A = PLAN_SCOPE_GLOBAL; }
+scope(A) ::= SESSION. { A = PLAN_SCOPE_SESSION; }
+scope(A) ::= LOCAL. { A = PLAN_SCOPE_SESSION; }
+
+setlist ::= setitem.
+setlist ::= setlist COMMA setitem.
+
+seteq ::= EQ.
+seteq ::= ASSIGN.
+
+setitem ::= ident_tok(N) seteq expr(V). { plan_stmt_set_var(pp, PLAN_SCOPE_DEFAULT, false, &N, V); }
+setitem ::= ident_tok(N) seteq setword(W). { plan_stmt_set_word(pp, PLAN_SCOPE_DEFAULT, false, &N, &W); }
+setitem ::= scope(S) ident_tok(N) seteq expr(V). { plan_stmt_set_var(pp, (plan_scope)S, true, &N, V); }
+setitem ::= scope(S) ident_tok(N) seteq setword(W). { plan_stmt_set_word(pp, (plan_scope)S, true, &N, &W); }
+setitem ::= SYSVAR(N) seteq expr(V). { plan_stmt_set_var(pp, PLAN_SCOPE_DEFAULT, false, &N, V); }
+setitem ::= SYSVAR(N) seteq setword(W). { plan_stmt_set_word(pp, PLAN_SCOPE_DEFAULT, false, &N, &W); }
+setitem ::= USERVAR(N) seteq expr(V). { plan_stmt_set_uservar(pp, &N, V); }
+setitem ::= NAMES charset_tok(C). { plan_stmt_set_names(pp, PLAN_SET_NAMES, &C, NULL); }
+setitem ::= NAMES charset_tok(C) COLLATE charset_tok(L). { plan_stmt_set_names(pp, PLAN_SET_NAMES, &C, &L); }
+setitem ::= NAMES DEFAULT. { plan_stmt_set_names(pp, PLAN_SET_NAMES, NULL, NULL); }
+setitem ::= CHARACTER SET charset_tok(C). { plan_stmt_set_names(pp, PLAN_SET_CHARSET, &C, NULL); }
+setitem ::= CHARACTER SET DEFAULT. { plan_stmt_set_names(pp, PLAN_SET_CHARSET, NULL, NULL); }
+setitem ::= CHARSET charset_tok(C). { plan_stmt_set_names(pp, PLAN_SET_CHARSET, &C, NULL); }
+setitem ::= CHARSET DEFAULT. { plan_stmt_set_names(pp, PLAN_SET_CHARSET, NULL, NULL); }
+
+%type setword {plan_token}
+setword(A) ::= DEFAULT(T). { A = T; }
+setword(A) ::= ON(T). { A = T; }
+setword(A) ::= ALL(T). { A = T; }
+setword(A) ::= BINARY(T). { A = T; }
+
+%type charset_tok {plan_token}
+charset_tok(A) ::= ident_tok(T). { A = T; }
+charset_tok(A) ::= STRING(T). { A = T; }
+charset_tok(A) ::= BINARY(T). { A = T; }
+
+translist ::= transchar.
+translist ::= translist COMMA transchar.
+
+transchar ::= ISOLATION LEVEL READ UNCOMMITTED. { pp->stmt->isolation = 0; }
+transchar ::= ISOLATION LEVEL READ COMMITTED. { pp->stmt->isolation = 1; }
+transchar ::= ISOLATION LEVEL REPEATABLE READ. { pp->stmt->isolation = 2; }
+transchar ::= ISOLATION LEVEL SERIALIZABLE. { pp->stmt->isolation = 3; }
+transchar ::= READ ONLY. { pp->stmt->access = PLAN_ACCESS_READ_ONLY; }
+transchar ::= READ WRITE. { pp->stmt->access = PLAN_ACCESS_READ_WRITE; }
+
+/* SHOW */
+cmd ::= SHOW full_opt PROCESSLIST. { plan_stmt_begin(pp, PS_SHOW_PROCESSLIST); }
+cmd ::= SHOW show_scope VARIABLES show_filter. { plan_stmt_begin(pp, PS_SHOW_VARIABLES); }
+cmd ::= SHOW show_scope STATUS show_filter. { plan_stmt_begin(pp, PS_SHOW_STATUS); }
+cmd ::= SHOW WARNINGS limit_opt. { plan_stmt_begin(pp, PS_SHOW_WARNINGS); }
+cmd ::= SHOW ERRORS limit_opt. { plan_stmt_begin(pp, PS_SHOW_ERRORS); }
+cmd ::= SHOW COUNT LP STAR RP WARNINGS. { plan_stmt_begin(pp, PS_SHOW_COUNT_WARNINGS); }
+cmd ::= SHOW COUNT LP STAR RP ERRORS. { plan_stmt_begin(pp, PS_SHOW_COUNT_ERRORS); }
+cmd ::= SHOW DATABASES show_filter. { plan_stmt_begin(pp, PS_SHOW_DATABASES); }
+cmd ::= SHOW SCHEMAS show_filter. { plan_stmt_begin(pp, PS_SHOW_DATABASES); }
+cmd ::= SHOW full_opt TABLES show_from show_filter. { plan_stmt_begin(pp, PS_SHOW_TABLES); }
+cmd ::= SHOW CHARACTER SET show_filter. { plan_stmt_begin(pp, PS_SHOW_CHARSET); }
+cmd ::= SHOW CHARSET show_filter. { plan_stmt_begin(pp, PS_SHOW_CHARSET); }
+cmd ::= SHOW COLLATION show_filter. { plan_stmt_begin(pp, PS_SHOW_COLLATION); }
+cmd ::= SHOW ENGINES. { plan_stmt_begin(pp, PS_SHOW_ENGINES); }
+cmd ::= SHOW STORAGE ENGINES. { plan_stmt_begin(pp, PS_SHOW_ENGINES); }
+
+full_opt ::= .
+full_opt ::= FULL. { pp->stmt->full = true; }
+
+show_scope ::= .
+show_scope ::= GLOBAL. { pp->stmt->scope = PLAN_SCOPE_GLOBAL; }
+show_scope ::= SESSION. { pp->stmt->scope = PLAN_SCOPE_SESSION; }
+show_scope ::= LOCAL. { pp->stmt->scope = PLAN_SCOPE_SESSION; }
+
+show_from ::= .
+show_from ::= FROM ident_tok(D). { plan_stmt_name(pp, &D); }
+show_from ::= IN ident_tok(D). { plan_stmt_name(pp, &D); }
+
+show_filter ::= .
+show_filter ::= LIKE STRING(P). { plan_stmt_like(pp, &P); }
+show_filter ::= WHERE expr(X). { pp->stmt->where = X; }
+
+/* KILL, USE, transactions */
+cmd ::= KILL expr(X). { pp->stmt->target = X; plan_stmt_begin(pp, PS_KILL); }
+cmd ::= KILL CONNECTION expr(X). { pp->stmt->target = X; plan_stmt_begin(pp, PS_KILL); }
+cmd ::= KILL QUERY expr(X). { pp->stmt->target = X; pp->stmt->query_only = true; plan_stmt_begin(pp, PS_KILL); }
+cmd ::= USE ident_tok(D). { plan_stmt_name(pp, &D); plan_stmt_begin(pp, PS_USE); }
+cmd ::= BEGIN work_opt. { plan_stmt_begin(pp, PS_BEGIN); }
+cmd ::= START TRANSACTION start_opts. { plan_stmt_begin(pp, PS_BEGIN); }
+cmd ::= COMMIT work_opt. { plan_stmt_begin(pp, PS_COMMIT); }
+cmd ::= ROLLBACK work_opt. { plan_stmt_begin(pp, PS_ROLLBACK); }
+
+work_opt ::= .
+work_opt ::= WORK.
+
+start_opts ::= .
+start_opts ::= start_optlist.
+start_optlist ::= start_opt.
+start_optlist ::= start_optlist COMMA start_opt.
+start_opt ::= READ ONLY. { pp->stmt->access = PLAN_ACCESS_READ_ONLY; }
+start_opt ::= READ WRITE. { pp->stmt->access = PLAN_ACCESS_READ_WRITE; }
+start_opt ::= WITH CONSISTENT SNAPSHOT.
+
+/* ---------------------------------------------------------------- identifiers */
+
+%type ident_tok {plan_token}
+ident_tok(A) ::= ID(T). { A = T; }
+
+/* ---------------------------------------------------------------- expressions */
+
+expr(A) ::= INTNUM(T). { A = plan_ast_literal(pp, PA_INT, &T); }
+expr(A) ::= DECNUM(T). { A = plan_ast_literal(pp, PA_DECIMAL, &T); }
+expr(A) ::= FLOATNUM(T). { A = plan_ast_literal(pp, PA_FLOAT, &T); }
+expr(A) ::= HEXNUM(T). { A = plan_ast_literal(pp, PA_HEX, &T); }
+expr(A) ::= BITNUM(T). { A = plan_ast_literal(pp, PA_BIT, &T); }
+expr(A) ::= NULL(T). { A = plan_ast_literal(pp, PA_NULL, &T); }
+expr(A) ::= TRUE(T). { A = plan_ast_literal(pp, PA_BOOL, &T); }
+expr(A) ::= FALSE(T). { A = plan_ast_literal(pp, PA_BOOL, &T); }
+expr(A) ::= strings(X). [LOWEST] { A = X; }
+
+strings(A) ::= STRING(T). { A = plan_ast_string(pp, &T); }
+strings(A) ::= strings(X) STRING(T). { A = plan_ast_string_append(pp, X, &T); }
+
+expr(A) ::= ident_tok(N). { A = plan_ast_column(pp, NULL, &N); }
+expr(A) ::= ident_tok(Q) DOT ident_tok(N). { A = plan_ast_column(pp, &Q, &N); }
+expr(A) ::= SYSVAR(T). { A = plan_ast_sysvar(pp, &T); }
+expr(A) ::= USERVAR(T). { A = plan_ast_uservar(pp, &T); }
+expr(A) ::= USERVAR(T) ASSIGN expr(X). { A = plan_ast_assign(pp, &T, X); }
+expr(A) ::= LP(L) expr(X) RP(R). { A = plan_ast_paren(pp, &L, X, &R); }
+
+expr(A) ::= MINUS(T) expr(X). [UMINUS] { A = plan_ast_unary(pp, TK_MINUS, &T, X); }
+expr(A) ::= PLUS(T) expr(X). [UMINUS] { A = plan_ast_unary(pp, TK_PLUS, &T, X); }
+expr(A) ::= BITNOT(T) expr(X). { A = plan_ast_unary(pp, TK_BITNOT, &T, X); }
+expr(A) ::= BANG(T) expr(X). { A = plan_ast_unary(pp, TK_NOT, &T, X); }
+expr(A) ::= NOT(T) expr(X). { A = plan_ast_unary(pp, TK_NOT, &T, X); }
+
+expr(A) ::= expr(L) PLUS expr(R). { A = plan_ast_binary(pp, TK_PLUS, L, R); }
+expr(A) ::= expr(L) MINUS expr(R). { A = plan_ast_binary(pp, TK_MINUS, L, R); }
+expr(A) ::= expr(L) STAR expr(R). { A = plan_ast_binary(pp, TK_STAR, L, R); }
+expr(A) ::= expr(L) SLASH expr(R). { A = plan_ast_binary(pp, TK_SLASH, L, R); }
+expr(A) ::= expr(L) DIV expr(R). { A = plan_ast_binary(pp, TK_DIV, L, R); }
+expr(A) ::= expr(L) MOD expr(R). { A = plan_ast_binary(pp, TK_MOD, L, R); }
+expr(A) ::= expr(L) PERCENT expr(R). { A = plan_ast_binary(pp, TK_MOD, L, R); }
+expr(A) ::= expr(L) BITAND expr(R). { A = plan_ast_binary(pp, TK_BITAND, L, R); }
+expr(A) ::= expr(L) BITOR expr(R). { A = plan_ast_binary(pp, TK_BITOR, L, R); }
+expr(A) ::= expr(L) BITXOR expr(R). { A = plan_ast_binary(pp, TK_BITXOR, L, R); }
+expr(A) ::= expr(L) LSHIFT expr(R). { A = plan_ast_binary(pp, TK_LSHIFT, L, R); }
+expr(A) ::= expr(L) RSHIFT expr(R). { A = plan_ast_binary(pp, TK_RSHIFT, L, R); }
+expr(A) ::= expr(L) EQ expr(R). { A = plan_ast_binary(pp, TK_EQ, L, R); }
+expr(A) ::= expr(L) NSEQ expr(R). { A = plan_ast_binary(pp, TK_NSEQ, L, R); }
+expr(A) ::= expr(L) NE expr(R). { A = plan_ast_binary(pp, TK_NE, L, R); }
+expr(A) ::= expr(L) LT expr(R). { A = plan_ast_binary(pp, TK_LT, L, R); }
+expr(A) ::= expr(L) LE expr(R). { A = plan_ast_binary(pp, TK_LE, L, R); }
+expr(A) ::= expr(L) GT expr(R). { A = plan_ast_binary(pp, TK_GT, L, R); }
+expr(A) ::= expr(L) GE expr(R). { A = plan_ast_binary(pp, TK_GE, L, R); }
+expr(A) ::= expr(L) AND expr(R). { A = plan_ast_binary(pp, TK_AND, L, R); }
+expr(A) ::= expr(L) ANDAND expr(R). { A = plan_ast_binary(pp, TK_AND, L, R); }
+expr(A) ::= expr(L) OR expr(R). { A = plan_ast_binary(pp, TK_OR, L, R); }
+expr(A) ::= expr(L) OROR expr(R). { A = plan_ast_binary(pp, TK_OROR, L, R); }
+expr(A) ::= expr(L) XOR expr(R). { A = plan_ast_binary(pp, TK_XOR, L, R); }
+
+expr(A) ::= expr(X) IS NULL(T). { A = plan_ast_is(pp, X, false, TK_NULL, &T); }
+expr(A) ::= expr(X) IS NOT NULL(T). { A = plan_ast_is(pp, X, true, TK_NULL, &T); }
+expr(A) ::= expr(X) IS TRUE(T). { A = plan_ast_is(pp, X, false, TK_TRUE, &T); }
+expr(A) ::= expr(X) IS NOT TRUE(T). { A = plan_ast_is(pp, X, true, TK_TRUE, &T); }
+expr(A) ::= expr(X) IS FALSE(T). { A = plan_ast_is(pp, X, false, TK_FALSE, &T); }
+expr(A) ::= expr(X) IS NOT FALSE(T). { A = plan_ast_is(pp, X, true, TK_FALSE, &T); }
+expr(A) ::= expr(X) IS UNKNOWN(T). { A = plan_ast_is(pp, X, false, TK_NULL, &T); }
+expr(A) ::= expr(X) IS NOT UNKNOWN(T). { A = plan_ast_is(pp, X, true, TK_NULL, &T); }
+
+expr(A) ::= expr(X) BETWEEN expr(L) AND expr(H). [BETWEEN] { A = plan_ast_between(pp, X, false, L, H); }
+expr(A) ::= expr(X) NOT BETWEEN expr(L) AND expr(H). [BETWEEN] { A = plan_ast_between(pp, X, true, L, H); }
+
+%type exprlist {plan_ast_list *}
+exprlist(A) ::= expr(X). { A = plan_ast_list_add(pp, NULL, X); }
+exprlist(A) ::= exprlist(L) COMMA expr(X). { A = plan_ast_list_add(pp, L, X); }
+
+expr(A) ::= expr(X) IN LP exprlist(L) RP(R). [IN] { A = plan_ast_in(pp, X, false, L, &R); }
+expr(A) ::= expr(X) NOT IN LP exprlist(L) RP(R). [IN] { A = plan_ast_in(pp, X, true, L, &R); }
+
+expr(A) ::= expr(X) LIKE expr(P). [LIKE] { A = plan_ast_like(pp, X, false, P, NULL); }
+expr(A) ::= expr(X) NOT LIKE expr(P). [LIKE] { A = plan_ast_like(pp, X, true, P, NULL); }
+expr(A) ::= expr(X) LIKE expr(P) ESCAPE expr(E). [LIKE] { A = plan_ast_like(pp, X, false, P, E); }
+expr(A) ::= expr(X) NOT LIKE expr(P) ESCAPE expr(E). [LIKE] { A = plan_ast_like(pp, X, true, P, E); }
+
+expr(A) ::= expr(X) COLLATE ident_tok(N). { A = plan_ast_collate(pp, X, &N); }
+expr(A) ::= expr(X) COLLATE STRING(N). { A = plan_ast_collate(pp, X, &N); }
+
+/* CASE [operand] WHEN a THEN b ... [ELSE c] END */
+expr(A) ::= CASE(C) case_operand(O) case_whens(W) case_else(E) END(T). { A = plan_ast_case(pp, &C, O, W, E, &T); }
+case_operand(A) ::= . { A = NULL; }
+case_operand(A) ::= expr(X). { A = X; }
+%type case_whens {plan_ast_list *}
+case_whens(A) ::= WHEN expr(W) THEN expr(T). { A = plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, W), T); }
+case_whens(A) ::= case_whens(L) WHEN expr(W) THEN expr(T). { A = plan_ast_list_add(pp, plan_ast_list_add(pp, L, W), T); }
+case_else(A) ::= . { A = NULL; }
+case_else(A) ::= ELSE expr(X). { A = X; }
+
+/* Function calls. fname lists the reserved words that are also function names. */
+%type fname {plan_token}
+fname(A) ::= ID(T). { A = T; }
+fname(A) ::= IF(T). { A = T; }
+fname(A) ::= LEFT(T). { A = T; }
+fname(A) ::= RIGHT(T). { A = T; }
+fname(A) ::= REPLACE(T). { A = T; }
+fname(A) ::= REPEAT(T). { A = T; }
+fname(A) ::= MOD(T). { A = T; }
+fname(A) ::= DATABASE(T). { A = T; }
+fname(A) ::= SCHEMA(T). { A = T; }
+fname(A) ::= CURRENT_USER(T). { A = T; }
+fname(A) ::= CURRENT_TIMESTAMP(T). { A = T; }
+fname(A) ::= CURRENT_DATE(T). { A = T; }
+fname(A) ::= CURRENT_TIME(T). { A = T; }
+fname(A) ::= LOCALTIME(T). { A = T; }
+fname(A) ::= LOCALTIMESTAMP(T). { A = T; }
+fname(A) ::= UTC_TIMESTAMP(T). { A = T; }
+fname(A) ::= UTC_DATE(T). { A = T; }
+fname(A) ::= UTC_TIME(T). { A = T; }
+
+expr(A) ::= fname(N) LP RP(R). { A = plan_ast_func(pp, &N, NULL, NULL, &R, true); }
+expr(A) ::= fname(N) LP exprlist(L) RP(R). { A = plan_ast_func(pp, &N, NULL, L, &R, true); }
+expr(A) ::= fname(N) LP STAR(S) RP(R). { A = plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &R, true); }
+
+/* Niladic forms without parentheses. */
+expr(A) ::= CURRENT_USER(T). { A = plan_ast_func(pp, &T, NULL, NULL, &T, false); }
+expr(A) ::= CURRENT_TIMESTAMP(T). { A = plan_ast_func(pp, &T, NULL, NULL, &T, false); }
+expr(A) ::= CURRENT_DATE(T). { A = plan_ast_func(pp, &T, NULL, NULL, &T, false); }
+expr(A) ::= CURRENT_TIME(T). { A = plan_ast_func(pp, &T, NULL, NULL, &T, false); }
+expr(A) ::= LOCALTIME(T). { A = plan_ast_func(pp, &T, NULL, NULL, &T, false); }
+expr(A) ::= LOCALTIMESTAMP(T). { A = plan_ast_func(pp, &T, NULL, NULL, &T, false); }
+expr(A) ::= UTC_TIMESTAMP(T). { A = plan_ast_func(pp, &T, NULL, NULL, &T, false); }
+expr(A) ::= UTC_DATE(T). { A = plan_ast_func(pp, &T, NULL, NULL, &T, false); }
+expr(A) ::= UTC_TIME(T). { A = plan_ast_func(pp, &T, NULL, NULL, &T, false); }
+
+/* Functions with special syntax. */
+expr(A) ::= SUBSTRING(N) LP expr(X) COMMA expr(P) RP(R). { A = plan_ast_func(pp, &N, "substring", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), &R, true); }
+expr(A) ::= SUBSTRING(N) LP expr(X) COMMA expr(P) COMMA expr(L) RP(R). { A = plan_ast_func(pp, &N, "substring", plan_ast_list_add(pp, plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), L), &R, true); }
+expr(A) ::= SUBSTRING(N) LP expr(X) FROM expr(P) RP(R). { A = plan_ast_func(pp, &N, "substring", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), &R, true); }
+expr(A) ::= SUBSTRING(N) LP expr(X) FROM expr(P) FOR expr(L) RP(R). { A = plan_ast_func(pp, &N, "substring", plan_ast_list_add(pp, plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), L), &R, true); }
+expr(A) ::= SUBSTR(N) LP expr(X) COMMA expr(P) RP(R). { A = plan_ast_func(pp, &N, "substring", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), &R, true); }
+expr(A) ::= SUBSTR(N) LP expr(X) COMMA expr(P) COMMA expr(L) RP(R). { A = plan_ast_func(pp, &N, "substring", plan_ast_list_add(pp, plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), L), &R, true); }
+expr(A) ::= SUBSTR(N) LP expr(X) FROM expr(P) RP(R). { A = plan_ast_func(pp, &N, "substring", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), &R, true); }
+expr(A) ::= SUBSTR(N) LP expr(X) FROM expr(P) FOR expr(L) RP(R). { A = plan_ast_func(pp, &N, "substring", plan_ast_list_add(pp, plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), L), &R, true); }
+
+expr(A) ::= TRIM(N) LP expr(X) RP(R). { A = plan_ast_func(pp, &N, "trim", plan_ast_list_add(pp, NULL, X), &R, true); }
+expr(A) ::= TRIM(N) LP expr(C) FROM expr(X) RP(R). { A = plan_ast_func(pp, &N, "trim", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), C), &R, true); }
+expr(A) ::= TRIM(N) LP trimspec(M) expr(C) FROM expr(X) RP(R). { A = plan_ast_func(pp, &N, "trim", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), C), &R, true); A->op = M; }
+expr(A) ::= TRIM(N) LP trimspec(M) FROM expr(X) RP(R). { A = plan_ast_func(pp, &N, "trim", plan_ast_list_add(pp, NULL, X), &R, true); A->op = M; }
+%type trimspec {int}
+trimspec(A) ::= BOTH. { A = PLAN_TRIM_BOTH; }
+trimspec(A) ::= LEADING. { A = PLAN_TRIM_LEADING; }
+trimspec(A) ::= TRAILING. { A = PLAN_TRIM_TRAILING; }
+
+expr(A) ::= CAST(F) LP expr(X) AS casttype(T) RP(R). { A = plan_ast_cast(pp, &F, X, T, &R); }
+expr(A) ::= CONVERT(F) LP expr(X) COMMA casttype(T) RP(R). { A = plan_ast_cast(pp, &F, X, T, &R); }
+expr(A) ::= CONVERT(F) LP expr(X) USING charset_tok(C) RP(R). { A = plan_ast_convert_using(pp, &F, X, &C, &R); }
+
+%type casttype {plan_cast}
+casttype(A) ::= SIGNED. { A = plan_ast_cast_type(pp, PLAN_CAST_SIGNED, NULL, NULL); }
+casttype(A) ::= SIGNED INTEGER. { A = plan_ast_cast_type(pp, PLAN_CAST_SIGNED, NULL, NULL); }
+casttype(A) ::= SIGNED INT. { A = plan_ast_cast_type(pp, PLAN_CAST_SIGNED, NULL, NULL); }
+casttype(A) ::= UNSIGNED. { A = plan_ast_cast_type(pp, PLAN_CAST_UNSIGNED, NULL, NULL); }
+casttype(A) ::= UNSIGNED INTEGER. { A = plan_ast_cast_type(pp, PLAN_CAST_UNSIGNED, NULL, NULL); }
+casttype(A) ::= UNSIGNED INT. { A = plan_ast_cast_type(pp, PLAN_CAST_UNSIGNED, NULL, NULL); }
+casttype(A) ::= CHAR. { A = plan_ast_cast_type(pp, PLAN_CAST_CHAR, NULL, NULL); }
+casttype(A) ::= CHAR LP INTNUM(N) RP. { A = plan_ast_cast_type(pp, PLAN_CAST_CHAR, &N, NULL); }
+casttype(A) ::= BINARY. { A = plan_ast_cast_type(pp, PLAN_CAST_BINARY, NULL, NULL); }
+casttype(A) ::= BINARY LP INTNUM(N) RP. { A = plan_ast_cast_type(pp, PLAN_CAST_BINARY, &N, NULL); }
+casttype(A) ::= DECIMAL. { A = plan_ast_cast_type(pp, PLAN_CAST_DECIMAL, NULL, NULL); }
+casttype(A) ::= DECIMAL LP INTNUM(P) RP. { A = plan_ast_cast_type(pp, PLAN_CAST_DECIMAL, &P, NULL); }
+casttype(A) ::= DECIMAL LP INTNUM(P) COMMA INTNUM(S) RP. { A = plan_ast_cast_type(pp, PLAN_CAST_DECIMAL, &P, &S); }
+casttype(A) ::= DOUBLE. { A = plan_ast_cast_type(pp, PLAN_CAST_DOUBLE, NULL, NULL); }
+casttype(A) ::= DATE. { A = plan_ast_cast_type(pp, PLAN_CAST_DATE, NULL, NULL); }
+casttype(A) ::= DATETIME. { A = plan_ast_cast_type(pp, PLAN_CAST_DATETIME, NULL, NULL); }
+casttype(A) ::= DATETIME LP INTNUM(N) RP. { A = plan_ast_cast_type(pp, PLAN_CAST_DATETIME, NULL, &N); }
+casttype(A) ::= TIME. { A = plan_ast_cast_type(pp, PLAN_CAST_TIME, NULL, NULL); }
+casttype(A) ::= TIME LP INTNUM(N) RP. { A = plan_ast_cast_type(pp, PLAN_CAST_TIME, NULL, &N); }

@@ -1,0 +1,647 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * plan_ast.c: the AST builders the grammar actions call, and the parse driver that feeds
+ * tokens to the Lemon parser and turns a syntax error into MySQL's ER_PARSE_ERROR text.
+ * Every node lives in the statement arena. See README.md §Grammar conventions. */
+#include "planner/plan_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/mem.h"
+#include "common/strutil.h"
+#include "planner/parse.h"
+
+static void span_tokens(plan_ast *x, const plan_token *first, const plan_token *last);
+static void *grow(arena *a, void *items, uint32_t n, uint32_t *cap, size_t elem);
+static void parse_error(plan_parse *pp, db_error *err);
+static const char *var_name(plan_parse *pp, const plan_token *t, plan_scope *scope);
+
+static void
+span_tokens(plan_ast *x, const plan_token *first, const plan_token *last)
+{
+    x->off = first->off;
+    x->end = last->off + last->n;
+}
+
+/* Arena "realloc" for growing arrays: copies into a block twice as large. */
+static void *
+grow(arena *a, void *items, uint32_t n, uint32_t *cap, size_t elem)
+{
+    if (n < *cap) {
+        return items;
+    }
+    uint32_t ncap = *cap ? *cap * 2 : 4;
+    void *p = arena_alloc(a, ncap * elem);
+    if (n) {
+        memcpy(p, items, n * elem);
+    }
+    *cap = ncap;
+    return p;
+}
+
+plan_ast *
+plan_ast_new(plan_parse *pp, plan_ast_kind kind, const plan_token *first, const plan_token *last)
+{
+    plan_ast *x = arena_calloc(pp->a, 1, sizeof *x);
+    x->kind = kind;
+    if (first) {
+        span_tokens(x, first, last ? last : first);
+    }
+    return x;
+}
+
+plan_ast *
+plan_ast_literal(plan_parse *pp, plan_ast_kind kind, const plan_token *t)
+{
+    plan_ast *x = plan_ast_new(pp, kind, t, t);
+    x->name = arena_strndup(pp->a, t->z, t->n);
+    if (kind == PA_BOOL) {
+        x->op = (t->type == TK_TRUE);
+    } else if (kind == PA_HEX || kind == PA_BIT) {
+        /* Decode the digits into bytes, right-aligned (MySQL: 0x1 = b'1' = one byte 0x01). */
+        const char *d = t->z + 2;
+        size_t nd = t->n - 2;
+        if (t->z[0] != '0') {
+            nd = t->n - 3; /* X'..' / B'..' */
+        }
+        int bits = kind == PA_HEX ? 4 : 1;
+        size_t nbits = nd * (size_t)bits;
+        size_t nbytes = (nbits + 7) / 8;
+        unsigned char *out = arena_calloc(pp->a, nbytes + 1, 1);
+        for (size_t i = 0; i < nd; i++) {
+            char c = d[nd - 1 - i];
+            unsigned v = (unsigned)(c >= 'a' ? c - 'a' + 10 : (c >= 'A' ? c - 'A' + 10 : c - '0'));
+            size_t bit = i * (size_t)bits;
+            out[nbytes - 1 - bit / 8] |= (unsigned char)(v << (bit % 8));
+        }
+        x->str = (const char *)out;
+        x->len = nbytes;
+    }
+    return x;
+}
+
+plan_ast *
+plan_ast_string(plan_parse *pp, const plan_token *t)
+{
+    plan_ast *x = plan_ast_new(pp, PA_STRING, t, t);
+    x->str = plan__string_decode(pp->a, t, pp->no_backslash_escapes, &x->len);
+    return x;
+}
+
+plan_ast *
+plan_ast_string_append(plan_parse *pp, plan_ast *s, const plan_token *t)
+{
+    size_t n;
+    const char *more = plan__string_decode(pp->a, t, pp->no_backslash_escapes, &n);
+    char *buf = arena_alloc(pp->a, s->len + n + 1);
+    memcpy(buf, s->str, s->len);
+    memcpy(buf + s->len, more, n);
+    buf[s->len + n] = '\0';
+    s->str = buf;
+    s->len += n;
+    s->end = t->off + t->n;
+    return s;
+}
+
+plan_ast *
+plan_ast_column(plan_parse *pp, const plan_token *qual, const plan_token *name)
+{
+    plan_ast *x = plan_ast_new(pp, PA_COLUMN, qual ? qual : name, name);
+    x->name = plan__ident_decode(pp->a, name);
+    x->qual = qual ? plan__ident_decode(pp->a, qual) : NULL;
+    return x;
+}
+
+/* Variable name from a SYSVAR/USERVAR token: strips the @ / @@ and scope, unquotes. */
+static const char *
+var_name(plan_parse *pp, const plan_token *t, plan_scope *scope)
+{
+    const char *s = t->z;
+    size_t n = t->n;
+    *scope = PLAN_SCOPE_DEFAULT;
+    if (n >= 2 && s[0] == '@' && s[1] == '@') {
+        s += 2;
+        n -= 2;
+        const char *dot = memchr(s, '.', n);
+        if (dot) {
+            size_t pn = (size_t)(dot - s);
+            *scope = str_ieq(s, pn, "global", 6) ? PLAN_SCOPE_GLOBAL : PLAN_SCOPE_SESSION;
+            n -= pn + 1;
+            s = dot + 1;
+        }
+        return arena_strndup(pp->a, s, n);
+    }
+    if (n >= 1 && s[0] == '@') {
+        s++;
+        n--;
+    }
+    if (n >= 2 && (s[0] == '\'' || s[0] == '"' || s[0] == '`')) {
+        plan_token q = {TK_STRING, s, (uint32_t)n, 0};
+        size_t len;
+        if (s[0] == '`') {
+            return plan__ident_decode(pp->a, &q);
+        }
+        return plan__string_decode(pp->a, &q, pp->no_backslash_escapes, &len);
+    }
+    return arena_strndup(pp->a, s, n);
+}
+
+plan_ast *
+plan_ast_sysvar(plan_parse *pp, const plan_token *t)
+{
+    plan_ast *x = plan_ast_new(pp, PA_SYSVAR, t, t);
+    plan_scope scope;
+    x->name = var_name(pp, t, &scope);
+    x->op = (int)scope;
+    return x;
+}
+
+plan_ast *
+plan_ast_uservar(plan_parse *pp, const plan_token *t)
+{
+    plan_ast *x = plan_ast_new(pp, PA_USERVAR, t, t);
+    plan_scope scope;
+    x->name = var_name(pp, t, &scope);
+    return x;
+}
+
+plan_ast *
+plan_ast_assign(plan_parse *pp, const plan_token *var, plan_ast *value)
+{
+    plan_ast *x = plan_ast_uservar(pp, var);
+    x->kind = PA_ASSIGN;
+    x->args = arena_alloc(pp->a, sizeof(plan_ast *));
+    x->args[0] = value;
+    x->nargs = 1;
+    x->end = value->end;
+    return x;
+}
+
+plan_ast *
+plan_ast_unary(plan_parse *pp, int op, const plan_token *optok, plan_ast *x)
+{
+    plan_ast *u = plan_ast_new(pp, PA_UNARY, optok, optok);
+    u->op = op;
+    u->args = arena_alloc(pp->a, sizeof(plan_ast *));
+    u->args[0] = x;
+    u->nargs = 1;
+    u->end = x->end;
+    return u;
+}
+
+plan_ast *
+plan_ast_binary(plan_parse *pp, int op, plan_ast *l, plan_ast *r)
+{
+    plan_ast *x = plan_ast_new(pp, PA_BINARY, NULL, NULL);
+    if (op == TK_OROR) {
+        op = pp->pipes_as_concat ? TK_OROR : TK_OR;
+    }
+    x->op = op;
+    x->args = arena_alloc(pp->a, 2 * sizeof(plan_ast *));
+    x->args[0] = l;
+    x->args[1] = r;
+    x->nargs = 2;
+    x->off = l->off;
+    x->end = r->end;
+    return x;
+}
+
+plan_ast *
+plan_ast_is(plan_parse *pp, plan_ast *x, bool negated, int what, const plan_token *last)
+{
+    plan_ast *n = plan_ast_new(pp, PA_IS, NULL, NULL);
+    n->op = what;
+    n->negated = negated;
+    n->args = arena_alloc(pp->a, sizeof(plan_ast *));
+    n->args[0] = x;
+    n->nargs = 1;
+    n->off = x->off;
+    n->end = last->off + last->n;
+    return n;
+}
+
+plan_ast *
+plan_ast_between(plan_parse *pp, plan_ast *x, bool negated, plan_ast *lo, plan_ast *hi)
+{
+    plan_ast *n = plan_ast_new(pp, PA_BETWEEN, NULL, NULL);
+    n->negated = negated;
+    n->args = arena_alloc(pp->a, 3 * sizeof(plan_ast *));
+    n->args[0] = x;
+    n->args[1] = lo;
+    n->args[2] = hi;
+    n->nargs = 3;
+    n->off = x->off;
+    n->end = hi->end;
+    return n;
+}
+
+plan_ast *
+plan_ast_in(plan_parse *pp, plan_ast *x, bool negated, plan_ast_list *list, const plan_token *rp)
+{
+    plan_ast *n = plan_ast_new(pp, PA_IN, NULL, NULL);
+    n->negated = negated;
+    n->nargs = list->n + 1;
+    n->args = arena_alloc(pp->a, n->nargs * sizeof(plan_ast *));
+    n->args[0] = x;
+    memcpy(n->args + 1, list->items, list->n * sizeof(plan_ast *));
+    n->off = x->off;
+    n->end = rp->off + rp->n;
+    return n;
+}
+
+plan_ast *
+plan_ast_like(plan_parse *pp, plan_ast *x, bool negated, plan_ast *pat, plan_ast *esc)
+{
+    plan_ast *n = plan_ast_new(pp, PA_LIKE, NULL, NULL);
+    n->negated = negated;
+    n->nargs = esc ? 3 : 2;
+    n->args = arena_alloc(pp->a, 3 * sizeof(plan_ast *));
+    n->args[0] = x;
+    n->args[1] = pat;
+    n->args[2] = esc;
+    n->off = x->off;
+    n->end = esc ? esc->end : pat->end;
+    return n;
+}
+
+plan_ast *
+plan_ast_case(plan_parse *pp, const plan_token *casetok, plan_ast *operand, plan_ast_list *whens,
+              plan_ast *els, const plan_token *endtok)
+{
+    plan_ast *n = plan_ast_new(pp, PA_CASE, casetok, endtok);
+    n->has_operand = operand != NULL;
+    n->has_else = els != NULL;
+    n->nargs = whens->n + (operand ? 1 : 0) + (els ? 1 : 0);
+    n->args = arena_alloc(pp->a, n->nargs * sizeof(plan_ast *));
+    uint32_t i = 0;
+    if (operand) {
+        n->args[i++] = operand;
+    }
+    memcpy(n->args + i, whens->items, whens->n * sizeof(plan_ast *));
+    i += whens->n;
+    if (els) {
+        n->args[i] = els;
+    }
+    return n;
+}
+
+plan_ast *
+plan_ast_func(plan_parse *pp, const plan_token *name, const char *canon, plan_ast_list *args,
+              const plan_token *last, bool has_parens)
+{
+    plan_ast *n = plan_ast_new(pp, PA_FUNC, name, last);
+    n->name = canon ? canon : arena_strndup(pp->a, name->z, name->n);
+    n->has_parens = has_parens;
+    if (args) {
+        n->args = args->items;
+        n->nargs = args->n;
+    }
+    return n;
+}
+
+plan_ast *
+plan_ast_cast(plan_parse *pp, const plan_token *first, plan_ast *x, plan_cast cast,
+              const plan_token *last)
+{
+    plan_ast *n = plan_ast_new(pp, PA_CAST, first, last);
+    n->cast = cast;
+    n->args = arena_alloc(pp->a, sizeof(plan_ast *));
+    n->args[0] = x;
+    n->nargs = 1;
+    return n;
+}
+
+plan_ast *
+plan_ast_convert_using(plan_parse *pp, const plan_token *first, plan_ast *x, const plan_token *cs,
+                       const plan_token *last)
+{
+    plan_ast *n = plan_ast_new(pp, PA_CONVERT_USING, first, last);
+    size_t len;
+    n->qual = cs->type == TK_STRING ? plan__string_decode(pp->a, cs, pp->no_backslash_escapes, &len)
+                                    : plan__ident_decode(pp->a, cs);
+    n->args = arena_alloc(pp->a, sizeof(plan_ast *));
+    n->args[0] = x;
+    n->nargs = 1;
+    return n;
+}
+
+plan_ast *
+plan_ast_collate(plan_parse *pp, plan_ast *x, const plan_token *name)
+{
+    plan_ast *n = plan_ast_new(pp, PA_COLLATE, NULL, NULL);
+    size_t len;
+    n->qual = name->type == TK_STRING
+                      ? plan__string_decode(pp->a, name, pp->no_backslash_escapes, &len)
+                      : plan__ident_decode(pp->a, name);
+    n->args = arena_alloc(pp->a, sizeof(plan_ast *));
+    n->args[0] = x;
+    n->nargs = 1;
+    n->off = x->off;
+    n->end = name->off + name->n;
+    return n;
+}
+
+plan_ast *
+plan_ast_paren(plan_parse *pp, const plan_token *lp, plan_ast *x, const plan_token *rp)
+{
+    (void)pp;
+    /* The node keeps its meaning; only the label span grows to include the parentheses.
+     * has_parens stops a parenthesised string literal from being labelled by its value. */
+    x->off = lp->off;
+    x->end = rp->off + rp->n;
+    x->has_parens = true;
+    return x;
+}
+
+plan_ast *
+plan_ast_star(plan_parse *pp, const plan_token *t)
+{
+    return plan_ast_new(pp, PA_STAR, t, t);
+}
+
+plan_ast_list *
+plan_ast_list_add(plan_parse *pp, plan_ast_list *l, plan_ast *x)
+{
+    if (!l) {
+        l = arena_calloc(pp->a, 1, sizeof *l);
+    }
+    l->items = grow(pp->a, l->items, l->n, &l->cap, sizeof(plan_ast *));
+    l->items[l->n++] = x;
+    return l;
+}
+
+uint64_t
+plan_ast_uint(plan_parse *pp, const plan_token *t)
+{
+    (void)pp;
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        unsigned d = (unsigned)(t->z[i] - '0');
+        if (v > (UINT64_MAX - d) / 10) {
+            return UINT64_MAX;
+        }
+        v = v * 10 + d;
+    }
+    return v;
+}
+
+plan_cast
+plan_ast_cast_type(plan_parse *pp, plan_cast_kind kind, const plan_token *len,
+                   const plan_token *scale)
+{
+    plan_cast c = {kind, -1, -1};
+    if (len) {
+        uint64_t v = plan_ast_uint(pp, len);
+        c.len = v > INT32_MAX ? INT32_MAX : (int64_t)v;
+    }
+    if (scale) {
+        uint64_t v = plan_ast_uint(pp, scale);
+        c.scale = v > INT32_MAX ? INT32_MAX : (int64_t)v;
+    }
+    return c;
+}
+
+const char *
+plan_ast_ident(plan_parse *pp, const plan_token *t)
+{
+    if (t->type == TK_STRING) {
+        size_t len;
+        return plan__string_decode(pp->a, t, pp->no_backslash_escapes, &len);
+    }
+    return plan__ident_decode(pp->a, t);
+}
+
+/* ---- statements ---- */
+
+plan_stmt *
+plan_stmt_begin(plan_parse *pp, plan_stmt_kind kind)
+{
+    if (pp->stmt->kind != PS_UNSUPPORTED || !pp->stmt->what) {
+        pp->stmt->kind = kind;
+    }
+    return pp->stmt;
+}
+
+void
+plan_stmt_select_item(plan_parse *pp, plan_ast *x, const plan_token *alias, bool is_string)
+{
+    plan_stmt *st = pp->stmt;
+    st->items = grow(pp->a, st->items, st->nitems, &st->cap_items, sizeof(plan_select_item));
+    plan_select_item *it = &st->items[st->nitems++];
+    memset(it, 0, sizeof *it);
+    it->expr = x;
+    if (alias) {
+        size_t len;
+        it->alias = is_string ? plan__string_decode(pp->a, alias, pp->no_backslash_escapes, &len)
+                              : plan__ident_decode(pp->a, alias);
+    }
+}
+
+void
+plan_stmt_select_star(plan_parse *pp, const plan_token *qual)
+{
+    plan_stmt *st = pp->stmt;
+    st->items = grow(pp->a, st->items, st->nitems, &st->cap_items, sizeof(plan_select_item));
+    plan_select_item *it = &st->items[st->nitems++];
+    memset(it, 0, sizeof *it);
+    it->is_star = true;
+    it->star_qual = qual ? plan__ident_decode(pp->a, qual) : NULL;
+}
+
+void
+plan_stmt_table(plan_parse *pp, const plan_token *db, const plan_token *name,
+                const plan_token *alias)
+{
+    plan_stmt *st = pp->stmt;
+    st->tables = grow(pp->a, st->tables, st->ntables, &st->cap_tables, sizeof(plan_table_ref));
+    plan_table_ref *t = &st->tables[st->ntables++];
+    t->db = db ? plan__ident_decode(pp->a, db) : NULL;
+    t->name = plan__ident_decode(pp->a, name);
+    t->alias = alias ? plan__ident_decode(pp->a, alias) : NULL;
+}
+
+void
+plan_stmt_limit(plan_parse *pp, const plan_token *count, const plan_token *offset)
+{
+    pp->stmt->has_limit = true;
+    pp->stmt->limit_count = plan_ast_uint(pp, count);
+    pp->stmt->limit_offset = offset ? plan_ast_uint(pp, offset) : 0;
+}
+
+static plan_set_item *set_item_new(plan_parse *pp, plan_set_kind kind);
+
+static plan_set_item *
+set_item_new(plan_parse *pp, plan_set_kind kind)
+{
+    plan_stmt *st = pp->stmt;
+    st->sets = grow(pp->a, st->sets, st->nsets, &st->cap_sets, sizeof(plan_set_item));
+    plan_set_item *it = &st->sets[st->nsets++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    return it;
+}
+
+void
+plan_stmt_set_var(plan_parse *pp, plan_scope scope, bool has_scope, const plan_token *name,
+                  plan_ast *value)
+{
+    plan_set_item *it = set_item_new(pp, PLAN_SET_SYSVAR);
+    if (name->type == TK_SYSVAR) {
+        plan_scope s;
+        it->name = var_name(pp, name, &s);
+        /* @@x is SESSION; @@global.x GLOBAL; neither changes the carried scope. */
+        it->scope = s == PLAN_SCOPE_DEFAULT ? PLAN_SCOPE_SESSION : s;
+    } else {
+        it->name = plan__ident_decode(pp->a, name);
+        if (has_scope) {
+            pp->set_scope = scope;
+        }
+        it->scope = pp->set_scope == PLAN_SCOPE_DEFAULT ? PLAN_SCOPE_SESSION : pp->set_scope;
+    }
+    it->value = value;
+    /* A bare word on the right (SET autocommit = ON, SET x = OFF) is its own text. */
+    if (value && value->kind == PA_COLUMN && !value->qual) {
+        it->value_is_word = true;
+        it->word = value->name;
+    }
+}
+
+void
+plan_stmt_set_word(plan_parse *pp, plan_scope scope, bool has_scope, const plan_token *name,
+                   const plan_token *word)
+{
+    plan_stmt_set_var(pp, scope, has_scope, name, NULL);
+    plan_set_item *it = &pp->stmt->sets[pp->stmt->nsets - 1];
+    if (word->type == TK_DEFAULT) {
+        return; /* value NULL = DEFAULT */
+    }
+    it->value_is_word = true;
+    it->word = arena_strndup(pp->a, word->z, word->n);
+    str_lower((char *)it->word, word->n);
+}
+
+void
+plan_stmt_set_uservar(plan_parse *pp, const plan_token *var, plan_ast *value)
+{
+    plan_set_item *it = set_item_new(pp, PLAN_SET_USERVAR);
+    plan_scope s;
+    it->name = var_name(pp, var, &s);
+    it->value = value;
+}
+
+void
+plan_stmt_set_names(plan_parse *pp, plan_set_kind kind, const plan_token *cs,
+                    const plan_token *coll)
+{
+    plan_set_item *it = set_item_new(pp, kind);
+    it->name = cs ? plan_ast_ident(pp, cs) : NULL;
+    it->collation = coll ? plan_ast_ident(pp, coll) : NULL;
+}
+
+void
+plan_stmt_like(plan_parse *pp, const plan_token *pattern)
+{
+    pp->stmt->like =
+            plan__string_decode(pp->a, pattern, pp->no_backslash_escapes, &pp->stmt->like_len);
+}
+
+void
+plan_stmt_name(plan_parse *pp, const plan_token *name)
+{
+    pp->stmt->name = plan__ident_decode(pp->a, name);
+}
+
+void
+plan_stmt_unsupported(plan_parse *pp, const char *what)
+{
+    pp->stmt->kind = PS_UNSUPPORTED;
+    pp->stmt->what = what;
+}
+
+/* ---- the driver ---- */
+
+/* MySQL's text: near '<rest of the statement from the bad token, 80 bytes>' at line N. */
+static void
+parse_error(plan_parse *pp, db_error *err)
+{
+    size_t off = pp->bad.off <= pp->len ? pp->bad.off : pp->len;
+    int line = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (pp->sql[i] == '\n') {
+            line++;
+        }
+    }
+    size_t n = pp->len - off;
+    if (n > 80) {
+        n = 80;
+        /* Do not cut a UTF-8 sequence in half. */
+        while (n > 0 && ((unsigned char)pp->sql[off + n] & 0xC0) == 0x80) {
+            n--;
+        }
+    }
+    char near[96];
+    memcpy(near, pp->sql + off, n);
+    near[n] = '\0';
+    if (pp->overflow) {
+        db_error_set(err, ER_PARSE_MEMORY_EXHAUSTED, near, line);
+    } else {
+        db_error_set(err, ER_PARSE_ERROR, near, line);
+    }
+}
+
+int
+plan__parse(arena *a, const char *sql, size_t len, bool no_backslash_escapes, bool ansi_quotes,
+            bool pipes_as_concat, plan_stmt **stmt, db_error *err)
+{
+    plan_parse pp;
+    memset(&pp, 0, sizeof pp);
+    pp.a = a;
+    pp.sql = sql;
+    pp.len = len;
+    pp.no_backslash_escapes = no_backslash_escapes;
+    pp.pipes_as_concat = pipes_as_concat;
+    pp.stmt = arena_calloc(a, 1, sizeof(plan_stmt));
+    pp.stmt->kind = PS_UNSUPPORTED;
+    pp.stmt->isolation = PLAN_ISO_NONE;
+
+    plan_lexer lx;
+    plan__lexer_init(&lx, sql, len);
+    lx.no_backslash_escapes = no_backslash_escapes;
+    lx.ansi_quotes = ansi_quotes;
+
+    void *parser = plan__parserAlloc(mem_alloc, &pp);
+    plan_token t;
+    bool any = false;
+    for (;;) {
+        plan__lexer_next(&lx, &t);
+        if (t.type == TK_SPACE || t.type == TK_COMMENT || t.type == TK_HINT) {
+            continue;
+        }
+        if (t.type == TK_ILLEGAL) {
+            pp.failed = true;
+            pp.bad = t;
+            break;
+        }
+        if (t.type == 0 && !any) {
+            break;
+        }
+        if (t.type == TK_SEMI && !any) {
+            continue; /* leading empty statements */
+        }
+        any = true;
+        plan__parser(parser, t.type, t);
+        if (pp.failed || t.type == 0) {
+            break;
+        }
+    }
+    plan__parserFree(parser, mem_free);
+    if (!any && !pp.failed) {
+        return db_error_set(err, ER_EMPTY_QUERY);
+    }
+    if (pp.failed) {
+        parse_error(&pp, err);
+        return DB_ERR;
+    }
+    *stmt = pp.stmt;
+    return DB_OK;
+}

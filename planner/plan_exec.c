@@ -1,0 +1,787 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * plan_exec.c: statement execution. plan_execute parses one statement and runs it: SELECT
+ * without tables, SET, SHOW (variables, status, warnings, processlist, databases, tables,
+ * character sets, collations), KILL, USE and transaction control. Diagnostics of the statement
+ * are recorded in the session for SHOW WARNINGS. See README.md §Statements. */
+#include "planner/plan_int.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "common/strutil.h"
+#include "planner/parse.h"
+
+/* Rows built in memory for SHOW statements (small by construction). */
+typedef struct rowset {
+    plan_column *cols;
+    size_t ncols;
+    const char **cells; /* nrows * ncols; NULL = SQL NULL */
+    size_t nrows, cap;
+} rowset;
+
+static int exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
+                       db_error *err);
+static int exec_set(plan_ectx *cx, const plan_stmt *st, db_error *err);
+static int exec_set_transaction(plan_ectx *cx, const plan_stmt *st, db_error *err);
+static int exec_show_variables(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
+                               db_error *err);
+static int exec_show_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
+                            db_error *err);
+static int exec_show_warnings(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
+                              db_error *err);
+static int exec_show_processlist(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
+                                 db_error *err);
+static int exec_show_misc(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err);
+static int exec_kill(plan_ectx *cx, const plan_stmt *st, db_error *err);
+static void col_init(plan_column *c, const char *name, const plan_xtype *t);
+static void rs_init(arena *a, rowset *rs, const char *const *names, size_t ncols);
+static void rs_add(arena *a, rowset *rs, const char *const *row);
+static int rs_send(plan_ectx *cx, rowset *rs, const plan_stmt *st, size_t like_col,
+                   const plan_sink *sink, db_error *err);
+static bool is_diagnostic(const plan_stmt *st);
+static bool ast_reads_diag(const plan_ast *x);
+static const char *item_label(plan_ectx *cx, const plan_select_item *it);
+
+/* ---- metadata helpers ---- */
+
+static void
+col_init(plan_column *c, const char *name, const plan_xtype *t)
+{
+    memset(c, 0, sizeof *c);
+    c->name = name;
+    c->type = t->type;
+    c->length = t->length;
+    c->precision = t->precision;
+    c->scale = t->scale;
+    c->nullable = t->nullable;
+    c->is_unsigned = t->is_unsigned;
+    c->is_binary = t->is_binary;
+}
+
+/* The column label MySQL uses: a string literal's value, else the text as written. */
+static const char *
+item_label(plan_ectx *cx, const plan_select_item *it)
+{
+    const plan_ast *x = it->expr;
+    if (it->alias) {
+        return it->alias;
+    }
+    if (x->kind == PA_STRING && !x->has_parens) {
+        return arena_strndup(cx->a, x->str, x->len);
+    }
+    if (x->kind == PA_NULL && !x->has_parens) {
+        return "NULL";
+    }
+    if (x->kind == PA_BOOL && !x->has_parens) {
+        return x->op ? "TRUE" : "FALSE";
+    }
+    return arena_strndup(cx->a, cx->sql + x->off, x->end - x->off);
+}
+
+static void
+rs_init(arena *a, rowset *rs, const char *const *names, size_t ncols)
+{
+    memset(rs, 0, sizeof *rs);
+    rs->cols = arena_calloc(a, ncols, sizeof(plan_column));
+    rs->ncols = ncols;
+    for (size_t i = 0; i < ncols; i++) {
+        plan_xtype t;
+        plan__type_string(&t, 64, false);
+        col_init(&rs->cols[i], names[i], &t);
+    }
+}
+
+static void
+rs_add(arena *a, rowset *rs, const char *const *row)
+{
+    if (rs->nrows == rs->cap) {
+        size_t ncap = rs->cap ? rs->cap * 2 : 32;
+        const char **n = arena_alloc(a, ncap * rs->ncols * sizeof(char *));
+        if (rs->nrows) {
+            memcpy(n, rs->cells, rs->nrows * rs->ncols * sizeof(char *));
+        }
+        rs->cells = n;
+        rs->cap = ncap;
+    }
+    memcpy(rs->cells + rs->nrows * rs->ncols, row, rs->ncols * sizeof(char *));
+    rs->nrows++;
+}
+
+/* Filter by SHOW ... LIKE (on column like_col) or WHERE (columns bound by name), then send. */
+static int
+rs_send(plan_ectx *cx, rowset *rs, const plan_stmt *st, size_t like_col, const plan_sink *sink,
+        db_error *err)
+{
+    plan_expr *where = NULL;
+    plan_bind_col *bind = arena_calloc(cx->a, rs->ncols, sizeof *bind);
+    for (size_t i = 0; i < rs->ncols; i++) {
+        bind[i].name = rs->cols[i].name;
+        plan__type_string(&bind[i].t, rs->cols[i].length, rs->cols[i].nullable);
+    }
+    if (st->where &&
+        plan__analyze(cx, st->where, bind, rs->ncols, "where clause", &where, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (sink->columns(sink->ctx, rs->cols, rs->ncols, err) != DB_OK) {
+        return DB_ERR;
+    }
+    plan_value *vals = arena_calloc(cx->a, rs->ncols, sizeof *vals);
+    plan_cell *cells = arena_calloc(cx->a, rs->ncols, sizeof *cells);
+    for (size_t r = 0; r < rs->nrows; r++) {
+        const char **row = rs->cells + r * rs->ncols;
+        if (st->like) {
+            const char *v = row[like_col] ? row[like_col] : "";
+            if (!str_like(v, strlen(v), st->like, st->like_len, '\\', true)) {
+                continue;
+            }
+        }
+        if (where) {
+            for (size_t i = 0; i < rs->ncols; i++) {
+                vals[i] = row[i] ? plan__v_str(row[i], strlen(row[i])) : plan__v_null();
+            }
+            cx->row = vals;
+            cx->nrow = rs->ncols;
+            plan_value res;
+            int rc = plan__eval(cx, where, &res, err);
+            cx->row = NULL;
+            if (rc != DB_OK) {
+                return DB_ERR;
+            }
+            if (plan__v_truth(&res) != 1) {
+                continue;
+            }
+        }
+        for (size_t i = 0; i < rs->ncols; i++) {
+            cells[i].data = row[i];
+            cells[i].len = row[i] ? strlen(row[i]) : 0;
+            cells[i].is_null = row[i] == NULL;
+        }
+        if (sink->row(sink->ctx, cells, rs->ncols, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    return DB_OK;
+}
+
+/* ---- SELECT ---- */
+
+static int
+exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
+            db_error *err)
+{
+    plan_session *s = cx->s;
+    if (st->ntables > 0) {
+        const plan_table_ref *t = &st->tables[0];
+        const char *db = t->db ? t->db : s->db;
+        if (!db) {
+            return db_error_set(err, ER_NO_DB_ERROR);
+        }
+        /* No tables exist until the catalog issue (information_schema included). */
+        return db_error_set(err, ER_NO_SUCH_TABLE, db, t->name);
+    }
+    size_t n = st->nitems;
+    plan_expr **exprs = arena_calloc(cx->a, n, sizeof *exprs);
+    for (size_t i = 0; i < n; i++) {
+        if (st->items[i].is_star) {
+            return db_error_set(err, ER_NO_TABLES_USED);
+        }
+        if (plan__analyze(cx, st->items[i].expr, NULL, 0, "field list", &exprs[i], err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    plan_expr *where = NULL;
+    if (st->where && plan__analyze(cx, st->where, NULL, 0, "where clause", &where, err) != DB_OK) {
+        return DB_ERR;
+    }
+    uint64_t limit = st->has_limit ? st->limit_count
+                                   : (uint64_t)s->vars[plan__sysvar_find("sql_select_limit")].i;
+    bool emit = limit > 0 && st->limit_offset == 0;
+    if (emit && where) {
+        plan_value w;
+        if (plan__eval(cx, where, &w, err) != DB_OK) {
+            return DB_ERR;
+        }
+        emit = plan__v_truth(&w) == 1;
+    }
+    plan_cell *cells = arena_calloc(cx->a, n, sizeof *cells);
+    if (emit) {
+        for (size_t i = 0; i < n; i++) {
+            plan_value v;
+            if (plan__eval(cx, exprs[i], &v, err) != DB_OK ||
+                plan__check_interrupt(s, err) != DB_OK) {
+                return DB_ERR;
+            }
+            cells[i].data = plan__v_text(cx->a, &v, &cells[i].len);
+            cells[i].is_null = v.kind == PV_NULL;
+        }
+    }
+    plan_column *cols = arena_calloc(cx->a, n, sizeof *cols);
+    for (size_t i = 0; i < n; i++) {
+        col_init(&cols[i], item_label(cx, &st->items[i]), &exprs[i]->t);
+    }
+    out->is_result_set = true;
+    if (sink->columns(sink->ctx, cols, n, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (emit && sink->row(sink->ctx, cells, n, err) != DB_OK) {
+        return DB_ERR;
+    }
+    s->found_rows = emit ? 1 : 0;
+    return DB_OK;
+}
+
+/* ---- SET ---- */
+
+static int set_charset(plan_ectx *cx, const plan_set_item *it, db_error *err);
+
+/* SET NAMES cs [COLLATE c] / SET CHARACTER SET cs. */
+static int
+set_charset(plan_ectx *cx, const plan_set_item *it, db_error *err)
+{
+    plan_session *s = cx->s;
+    const char *cs = it->name;
+    if (!cs) {
+        pthread_mutex_lock(&s->srv->lock);
+        cs = arena_strdup(cx->a, s->srv->globals[plan__sysvar_find("character_set_client")].s);
+        pthread_mutex_unlock(&s->srv->lock);
+    }
+    const plan_collation *def = plan__charset_default(cs);
+    if (!def) {
+        return db_error_set(err, ER_UNKNOWN_CHARACTER_SET, cs);
+    }
+    const plan_collation *coll = def;
+    if (it->collation) {
+        coll = plan__collation_by_name(it->collation);
+        if (!coll) {
+            return db_error_set(err, ER_UNKNOWN_COLLATION, it->collation);
+        }
+        if (strcmp(coll->charset, def->charset) != 0) {
+            return db_error_set(err, ER_COLLATION_CHARSET_MISMATCH, coll->name, def->charset);
+        }
+    }
+    plan_value v = plan__v_str(def->charset, strlen(def->charset));
+    if (plan__sysvar_set(cx, plan__sysvar_find("character_set_client"), PLAN_SCOPE_SESSION, &v,
+                         "character_set_client", err) != DB_OK ||
+        plan__sysvar_set(cx, plan__sysvar_find("character_set_results"), PLAN_SCOPE_SESSION, &v,
+                         "character_set_results", err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (it->kind == PLAN_SET_NAMES) {
+        plan_value c = plan__v_str(coll->name, strlen(coll->name));
+        return plan__sysvar_set(cx, plan__sysvar_find("collation_connection"), PLAN_SCOPE_SESSION,
+                                &c, "collation_connection", err);
+    }
+    /* SET CHARACTER SET: the connection uses the database character set. */
+    const char *dbcs = s->vars[plan__sysvar_find("character_set_database")].s;
+    plan_value d = plan__v_str(dbcs, strlen(dbcs));
+    return plan__sysvar_set(cx, plan__sysvar_find("character_set_connection"), PLAN_SCOPE_SESSION,
+                            &d, "character_set_connection", err);
+}
+
+static int
+exec_set(plan_ectx *cx, const plan_stmt *st, db_error *err)
+{
+    /* Resolve every system variable first: an unknown name or a scope error changes nothing. */
+    int *idx = arena_calloc(cx->a, st->nsets ? st->nsets : 1, sizeof(int));
+    for (uint32_t i = 0; i < st->nsets; i++) {
+        const plan_set_item *it = &st->sets[i];
+        if (it->kind != PLAN_SET_SYSVAR) {
+            continue;
+        }
+        idx[i] = plan__sysvar_find(it->name);
+        if (idx[i] < 0) {
+            return db_error_set(err, ER_UNKNOWN_SYSTEM_VARIABLE, it->name);
+        }
+        if (plan__sysvar_check_settable(idx[i], it->scope, it->name, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    for (uint32_t i = 0; i < st->nsets; i++) {
+        const plan_set_item *it = &st->sets[i];
+        plan_value v;
+        plan_expr *e;
+        switch (it->kind) {
+        case PLAN_SET_USERVAR:
+            if (plan__analyze(cx, it->value, NULL, 0, "field list", &e, err) != DB_OK ||
+                plan__eval(cx, e, &v, err) != DB_OK) {
+                return DB_ERR;
+            }
+            plan__uservar_set(cx->s, it->name, &v);
+            break;
+        case PLAN_SET_SYSVAR:
+            if (it->value_is_word) {
+                v = plan__v_str(it->word, strlen(it->word));
+            } else if (it->value) {
+                if (plan__analyze(cx, it->value, NULL, 0, "field list", &e, err) != DB_OK ||
+                    plan__eval(cx, e, &v, err) != DB_OK) {
+                    return DB_ERR;
+                }
+            }
+            if (plan__sysvar_set(cx, idx[i], it->scope,
+                                 (it->value || it->value_is_word) ? &v : NULL, it->name,
+                                 err) != DB_OK) {
+                return DB_ERR;
+            }
+            break;
+        case PLAN_SET_NAMES:
+        case PLAN_SET_CHARSET:
+            if (set_charset(cx, it, err) != DB_OK) {
+                return DB_ERR;
+            }
+            break;
+        }
+    }
+    return DB_OK;
+}
+
+static int
+exec_set_transaction(plan_ectx *cx, const plan_stmt *st, db_error *err)
+{
+    plan_session *s = cx->s;
+    if (st->scope == PLAN_SCOPE_DEFAULT) {
+        /* Next transaction only (MySQL); not allowed inside one. */
+        if (s->in_trans) {
+            return db_error_set(err, ER_CANT_CHANGE_TX_CHARACTERISTICS);
+        }
+        if (st->isolation != PLAN_ISO_NONE) {
+            s->next_iso = st->isolation;
+        }
+        return DB_OK;
+    }
+    if (st->isolation != PLAN_ISO_NONE) {
+        plan_value v = plan__v_int(st->isolation);
+        if (plan__sysvar_set(cx, plan__sysvar_find("transaction_isolation"), st->scope, &v,
+                             "transaction_isolation", err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    if (st->access != PLAN_ACCESS_NONE) {
+        plan_value v = plan__v_int(st->access == PLAN_ACCESS_READ_ONLY);
+        if (plan__sysvar_set(cx, plan__sysvar_find("transaction_read_only"), st->scope, &v,
+                             "transaction_read_only", err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    return DB_OK;
+}
+
+/* ---- SHOW ---- */
+
+static int
+exec_show_variables(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    static const char *const names[] = {"Variable_name", "Value"};
+    rowset rs;
+    rs_init(cx->a, &rs, names, 2);
+    rs.cols[1].length = 1024;
+    rs.cols[1].nullable = true;
+    bool global = st->scope == PLAN_SCOPE_GLOBAL;
+    for (size_t k = 0; k < plan__sysvar_count(); k++) {
+        size_t i = plan__sysvar_sorted(k);
+        const plan_sysvar_def *d = plan__sysvar_def(i);
+        if (global && !(d->scope & PLAN_SV_GLOBAL)) {
+            continue;
+        }
+        const char *row[2] = {d->name, plan__sysvar_show(cx->a, cx->s, (int)i, st->scope)};
+        rs_add(cx->a, &rs, row);
+    }
+    return rs_send(cx, &rs, st, 0, sink, err);
+}
+
+static int
+exec_show_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    static const char *const names[] = {"Variable_name", "Value"};
+    plan_server *srv = cx->s->srv;
+    rowset rs;
+    rs_init(cx->a, &rs, names, 2);
+    size_t nthreads = 1;
+    if (srv->hooks.processlist) {
+        plan_proc_row *rows;
+        if (srv->hooks.processlist(srv->hooks.ctx, cx->a, &rows, &nthreads, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    const char *r1[2] = {
+            "Questions",
+            arena_sprintf(cx->a, "%llu", (unsigned long long)atomic_load(&srv->questions))};
+    const char *r2[2] = {"Ssl_cipher", ""};
+    const char *r3[2] = {"Threads_connected", arena_sprintf(cx->a, "%zu", nthreads)};
+    const char *r4[2] = {
+            "Uptime",
+            arena_sprintf(cx->a, "%lld", (long long)((int64_t)time(NULL) - srv->start_time))};
+    rs_add(cx->a, &rs, r1);
+    rs_add(cx->a, &rs, r2);
+    rs_add(cx->a, &rs, r3);
+    rs_add(cx->a, &rs, r4);
+    return rs_send(cx, &rs, st, 0, sink, err);
+}
+
+static int
+exec_show_warnings(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    plan_session *s = cx->s;
+    if (st->kind == PS_SHOW_COUNT_WARNINGS || st->kind == PS_SHOW_COUNT_ERRORS) {
+        bool w = st->kind == PS_SHOW_COUNT_WARNINGS;
+        plan_column c;
+        plan_xtype t;
+        plan__type_bigint(&t, 20, false);
+        t.is_unsigned = true;
+        col_init(&c, w ? "@@session.warning_count" : "@@session.error_count", &t);
+        if (sink->columns(sink->ctx, &c, 1, err) != DB_OK) {
+            return DB_ERR;
+        }
+        plan_cell cell;
+        cell.data = arena_sprintf(cx->a, "%zu", w ? s->warn_total : s->err_total);
+        cell.len = strlen(cell.data);
+        cell.is_null = false;
+        return sink->row(sink->ctx, &cell, 1, err);
+    }
+    static const char *const levels[] = {"Note", "Warning", "Error"};
+    plan_column cols[3];
+    plan_xtype t;
+    plan__type_string(&t, 7, false);
+    col_init(&cols[0], "Level", &t);
+    plan__type_bigint(&t, 4, false);
+    t.is_unsigned = true;
+    t.type = PLAN_TYPE_INT;
+    col_init(&cols[1], "Code", &t);
+    plan__type_string(&t, 512, false);
+    col_init(&cols[2], "Message", &t);
+    if (sink->columns(sink->ctx, cols, 3, err) != DB_OK) {
+        return DB_ERR;
+    }
+    uint64_t skip = st->has_limit ? st->limit_offset : 0;
+    uint64_t left = st->has_limit ? st->limit_count : UINT64_MAX;
+    for (size_t i = 0; i < s->nwarns && left > 0; i++) {
+        const plan_warning *w = &s->warns[i];
+        if (st->kind == PS_SHOW_ERRORS && w->level != 2) {
+            continue;
+        }
+        if (skip > 0) {
+            skip--;
+            continue;
+        }
+        left--;
+        plan_cell cells[3];
+        char code[16];
+        snprintf(code, sizeof code, "%d", w->code);
+        cells[0] = (plan_cell){levels[w->level], strlen(levels[w->level]), false};
+        cells[1] = (plan_cell){code, strlen(code), false};
+        cells[2] = (plan_cell){w->msg, strlen(w->msg), false};
+        if (sink->row(sink->ctx, cells, 3, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    return DB_OK;
+}
+
+static int
+exec_show_processlist(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    plan_server *srv = cx->s->srv;
+    if (!srv->hooks.processlist) {
+        return db_error_set(err, ER_NOT_SUPPORTED_YET, "SHOW PROCESSLIST without a server");
+    }
+    plan_proc_row *rows = NULL;
+    size_t nrows = 0;
+    if (srv->hooks.processlist(srv->hooks.ctx, cx->a, &rows, &nrows, err) != DB_OK) {
+        return DB_ERR;
+    }
+    static const char *const names[] = {"Id",      "User", "Host",  "db",
+                                        "Command", "Time", "State", "Info"};
+    rowset rs;
+    rs_init(cx->a, &rs, names, 8);
+    plan_xtype t;
+    plan__type_bigint(&t, 21, false);
+    t.is_unsigned = true;
+    col_init(&rs.cols[0], "Id", &t);
+    plan__type_bigint(&t, 7, false);
+    t.type = PLAN_TYPE_INT;
+    col_init(&rs.cols[5], "Time", &t);
+    rs.cols[3].nullable = rs.cols[6].nullable = rs.cols[7].nullable = true;
+    rs.cols[7].length = st->full ? 65535 : 100;
+    for (size_t i = 0; i < nrows; i++) {
+        const plan_proc_row *p = &rows[i];
+        const char *info = p->info;
+        if (info && !st->full) {
+            /* First 100 characters. */
+            size_t len = strlen(info), b = 0, chars = 0;
+            while (b < len && chars < 100) {
+                unsigned char c = (unsigned char)info[b];
+                b += c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : (c >= 0xC0 ? 2 : 1));
+                chars++;
+            }
+            info = arena_strndup(cx->a, info, b > len ? len : b);
+        }
+        const char *row[8] = {arena_sprintf(cx->a, "%llu", (unsigned long long)p->id),
+                              p->user ? p->user : "",
+                              p->host ? p->host : "",
+                              p->db,
+                              p->command ? p->command : "",
+                              arena_sprintf(cx->a, "%lld", (long long)p->time_s),
+                              p->state,
+                              info};
+        rs_add(cx->a, &rs, row);
+    }
+    plan_stmt plain = *st;
+    plain.like = NULL;
+    plain.where = NULL;
+    return rs_send(cx, &rs, &plain, 0, sink, err);
+}
+
+static int
+exec_show_misc(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    rowset rs;
+    switch (st->kind) {
+    case PS_SHOW_DATABASES: {
+        const char *name = st->like ? arena_sprintf(cx->a, "Database (%s)", st->like) : "Database";
+        rs_init(cx->a, &rs, &name, 1);
+        const char *r1[1] = {"information_schema"}, *r2[1] = {"mysql"};
+        rs_add(cx->a, &rs, r1);
+        rs_add(cx->a, &rs, r2);
+        if (st->where) {
+            rs.cols[0].name = "Database";
+        }
+        return rs_send(cx, &rs, st, 0, sink, err);
+    }
+    case PS_SHOW_TABLES: {
+        const char *db = st->name ? st->name : cx->s->db;
+        if (!db) {
+            return db_error_set(err, ER_NO_DB_ERROR);
+        }
+        if (strcasecmp(db, "information_schema") != 0 && strcmp(db, "mysql") != 0) {
+            return db_error_set(err, ER_BAD_DB_ERROR, db);
+        }
+        const char *names[2] = {st->like ? arena_sprintf(cx->a, "Tables_in_%s (%s)", db, st->like)
+                                         : arena_sprintf(cx->a, "Tables_in_%s", db),
+                                "Table_type"};
+        rs_init(cx->a, &rs, names, st->full ? 2 : 1);
+        /* No tables exist until the catalog issue. */
+        return rs_send(cx, &rs, st, 0, sink, err);
+    }
+    case PS_SHOW_CHARSET: {
+        static const char *const names[] = {"Charset", "Description", "Default collation",
+                                            "Maxlen"};
+        static const char *const rows[][4] = {
+                {"ascii", "US ASCII", "ascii_general_ci", "1"},
+                {"binary", "Binary pseudo charset", "binary", "1"},
+                {"latin1", "cp1252 West European", "latin1_swedish_ci", "1"},
+                {"utf8", "UTF-8 Unicode", "utf8_general_ci", "3"},
+                {"utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", "4"}};
+        rs_init(cx->a, &rs, names, 4);
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            rs_add(cx->a, &rs, rows[i]);
+        }
+        return rs_send(cx, &rs, st, 0, sink, err);
+    }
+    case PS_SHOW_COLLATION: {
+        static const char *const names[] = {"Collation", "Charset",  "Id",
+                                            "Default",   "Compiled", "Sortlen"};
+        rs_init(cx->a, &rs, names, 6);
+        size_t n = plan__collation_count();
+        const plan_collation **sorted = arena_calloc(cx->a, n, sizeof *sorted);
+        for (size_t i = 0; i < n; i++) {
+            sorted[i] = plan__collation_at(i);
+        }
+        for (size_t i = 1; i < n; i++) { /* insertion sort by name: a dozen rows */
+            for (size_t j = i; j > 0 && strcmp(sorted[j - 1]->name, sorted[j]->name) > 0; j--) {
+                const plan_collation *tmp = sorted[j];
+                sorted[j] = sorted[j - 1];
+                sorted[j - 1] = tmp;
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            const char *row[6] = {sorted[i]->name,
+                                  sorted[i]->charset,
+                                  arena_sprintf(cx->a, "%u", sorted[i]->id),
+                                  sorted[i]->is_default ? "Yes" : "",
+                                  "Yes",
+                                  "1"};
+            rs_add(cx->a, &rs, row);
+        }
+        return rs_send(cx, &rs, st, 0, sink, err);
+    }
+    default:
+        return db_error_set(err, ER_NOT_SUPPORTED_YET, "SHOW ENGINES");
+    }
+}
+
+/* ---- KILL ---- */
+
+static int
+exec_kill(plan_ectx *cx, const plan_stmt *st, db_error *err)
+{
+    plan_server *srv = cx->s->srv;
+    plan_expr *e;
+    plan_value v;
+    if (plan__analyze(cx, st->target, NULL, 0, "field list", &e, err) != DB_OK ||
+        plan__eval(cx, e, &v, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (v.kind == PV_NULL) {
+        return db_error_set(err, ER_WRONG_ARGUMENTS, "KILL");
+    }
+    uint64_t id = plan__v_to_uint(&v, NULL);
+    if (!srv->hooks.kill) {
+        return db_error_set(err, ER_NOT_SUPPORTED_YET, "KILL without a server");
+    }
+    return srv->hooks.kill(srv->hooks.ctx, cx->s->conn_id, id, st->query_only, err);
+}
+
+/* ---- the entry point ---- */
+
+/* Statements that read the diagnostics area without clearing it (MySQL): SHOW WARNINGS,
+ * SHOW ERRORS, SHOW COUNT(*) ..., and SELECT of @@warning_count / @@error_count. */
+static bool
+ast_reads_diag(const plan_ast *x)
+{
+    if (!x) {
+        return false;
+    }
+    if (x->kind == PA_SYSVAR &&
+        (strcasecmp(x->name, "warning_count") == 0 || strcasecmp(x->name, "error_count") == 0)) {
+        return true;
+    }
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        if (ast_reads_diag(x->args[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool
+is_diagnostic(const plan_stmt *st)
+{
+    switch (st->kind) {
+    case PS_SHOW_WARNINGS:
+    case PS_SHOW_ERRORS:
+    case PS_SHOW_COUNT_WARNINGS:
+    case PS_SHOW_COUNT_ERRORS:
+        return true;
+    case PS_SELECT:
+        for (uint32_t i = 0; i < st->nitems; i++) {
+            if (ast_reads_diag(st->items[i].expr)) {
+                return true;
+            }
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+static void clear_diagnostics(plan_session *s);
+
+static void
+clear_diagnostics(plan_session *s)
+{
+    s->nwarns = 0;
+    s->warn_total = 0;
+    s->err_total = 0;
+}
+
+int
+plan_execute(plan_session *s, const char *sql, size_t len, arena *a, const plan_sink *sink,
+             plan_outcome *out, db_error *err)
+{
+    memset(out, 0, sizeof *out);
+    atomic_store(&s->interrupted, false);
+    atomic_fetch_add(&s->srv->questions, 1);
+    const char *mode = s->vars[plan__sysvar_find("sql_mode")].s;
+    mode = mode ? mode : "";
+    plan_stmt *st = NULL;
+    int rc = plan__parse(a, sql, len, strstr(mode, "NO_BACKSLASH_ESCAPES") != NULL,
+                         strstr(mode, "ANSI_QUOTES") != NULL,
+                         strstr(mode, "PIPES_AS_CONCAT") != NULL, &st, err);
+    if (rc != DB_OK || !is_diagnostic(st)) {
+        clear_diagnostics(s);
+    }
+    if (rc == DB_OK) {
+        plan_ectx cx;
+        memset(&cx, 0, sizeof cx);
+        cx.s = s;
+        cx.a = a;
+        cx.sql = sql;
+        cx.sql_len = len;
+        cx.div_incr = (int)s->vars[plan__sysvar_find("div_precision_increment")].i;
+        cx.max_packet = s->vars[plan__sysvar_find("max_allowed_packet")].i;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        cx.now_utc_us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+        cx.now_us = cx.now_utc_us + plan__tz_offset(s, ts.tv_sec) * 1000000;
+        switch (st->kind) {
+        case PS_SELECT:
+            rc = exec_select(&cx, st, sink, out, err);
+            break;
+        case PS_SET:
+            rc = exec_set(&cx, st, err);
+            break;
+        case PS_SET_TRANSACTION:
+            rc = exec_set_transaction(&cx, st, err);
+            break;
+        case PS_SHOW_VARIABLES:
+            rc = exec_show_variables(&cx, st, sink, err);
+            break;
+        case PS_SHOW_STATUS:
+            rc = exec_show_status(&cx, st, sink, err);
+            break;
+        case PS_SHOW_WARNINGS:
+        case PS_SHOW_ERRORS:
+        case PS_SHOW_COUNT_WARNINGS:
+        case PS_SHOW_COUNT_ERRORS:
+            rc = exec_show_warnings(&cx, st, sink, err);
+            break;
+        case PS_SHOW_PROCESSLIST:
+            rc = exec_show_processlist(&cx, st, sink, err);
+            break;
+        case PS_SHOW_DATABASES:
+        case PS_SHOW_TABLES:
+        case PS_SHOW_CHARSET:
+        case PS_SHOW_COLLATION:
+        case PS_SHOW_ENGINES:
+            rc = exec_show_misc(&cx, st, sink, err);
+            break;
+        case PS_KILL:
+            rc = exec_kill(&cx, st, err);
+            break;
+        case PS_USE:
+            rc = plan_session_use_db(s, st->name, err);
+            break;
+        case PS_BEGIN:
+            s->in_trans = true; /* an open transaction is committed implicitly first */
+            break;
+        case PS_COMMIT:
+        case PS_ROLLBACK:
+            s->in_trans = false;
+            s->next_iso = PLAN_ISO_NONE;
+            break;
+        case PS_UNSUPPORTED:
+            rc = db_error_set(err, ER_NOT_SUPPORTED_YET, st->what ? st->what : "this statement");
+            break;
+        }
+        if (st->kind >= PS_SHOW_VARIABLES && st->kind <= PS_SHOW_ENGINES) {
+            out->is_result_set = rc == DB_OK;
+        }
+        if (rc == DB_OK) {
+            bool rs = out->is_result_set;
+            s->row_count = rs ? -1 : 0;
+        }
+    }
+    if (rc != DB_OK) {
+        /* The error is also a condition of the statement (SHOW WARNINGS shows it). */
+        s->warn_total++;
+        s->err_total++;
+        if (s->nwarns < PLAN_MAX_WARNINGS) {
+            plan_warning *w = &s->warns[s->nwarns++];
+            w->level = 2;
+            w->code = err->code;
+            snprintf(w->msg, sizeof w->msg, "%s", err->msg);
+        }
+    }
+    return rc;
+}

@@ -1,0 +1,650 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * plan_int.h: private to planner/. Tokens, the AST the grammar builds, typed values, the
+ * analysed (typed) expression tree, the system variable registry, and the session/server
+ * structs. Cross-file functions are plan__name. See README.md §Data structures. */
+#ifndef PLANNER_PLAN_INT_H
+#define PLANNER_PLAN_INT_H
+
+#include "planner/planner.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/db_error.h"
+
+/* ======================================================================================
+ * Tokens (plan_tokenize.c). Token codes are the TK_* of the generated planner/parse.h.
+ * ====================================================================================== */
+
+typedef struct plan_token {
+    int type;      /* TK_* (0 = end of input) */
+    const char *z; /* first byte in the statement text */
+    uint32_t n;    /* bytes */
+    uint32_t off;  /* offset of z from the start of the statement */
+} plan_token;
+
+typedef struct plan_lexer {
+    const char *sql;
+    size_t len;
+    size_t pos;           /* next byte to scan */
+    bool in_exec_comment; /* inside a MySQL executable comment; its closing star-slash is blank */
+    bool no_backslash_escapes; /* sql_mode NO_BACKSLASH_ESCAPES */
+    bool ansi_quotes;          /* sql_mode ANSI_QUOTES: "x" is an identifier */
+} plan_lexer;
+
+/* Start scanning sql[0..len). */
+void plan__lexer_init(plan_lexer *lx, const char *sql, size_t len);
+/* Next token, including TK_SPACE, TK_COMMENT and TK_HINT; type 0 at the end. An unterminated
+ * string, quoted identifier or comment is TK_ILLEGAL running to the end of the input. */
+void plan__lexer_next(plan_lexer *lx, plan_token *t);
+/* Keyword token for word[0..n) (case-insensitive), or 0. */
+int plan__keyword(const char *word, size_t n);
+
+/* Decode a STRING token (quotes, doubled quotes, backslash escapes) into a. */
+char *plan__string_decode(arena *a, const plan_token *t, bool no_backslash_escapes, size_t *len);
+/* Decode an identifier token (backquoted or plain, or ANSI-quoted) into a. */
+char *plan__ident_decode(arena *a, const plan_token *t);
+
+/* ======================================================================================
+ * AST (plan_ast.c): what the grammar builds. All nodes live in the statement arena.
+ * ====================================================================================== */
+
+typedef enum plan_ast_kind {
+    PA_INT,     /* integer literal: text */
+    PA_DECIMAL, /* exact literal with a point: text */
+    PA_FLOAT,   /* approximate literal (with exponent): text */
+    PA_STRING,  /* str/len decoded */
+    PA_HEX,     /* X'..' or 0x..: decoded bytes in str/len */
+    PA_BIT,     /* b'..' or 0b..: decoded bytes in str/len */
+    PA_NULL,
+    PA_BOOL,          /* op = 1 for TRUE, 0 for FALSE */
+    PA_COLUMN,        /* name; qual = table qualifier or NULL */
+    PA_SYSVAR,        /* name; op = PLAN_SCOPE_* as written */
+    PA_USERVAR,       /* name */
+    PA_ASSIGN,        /* @name := args[0] */
+    PA_UNARY,         /* op: TK_MINUS, TK_PLUS, TK_BITNOT, TK_NOT, TK_BANG */
+    PA_BINARY,        /* op: arithmetic, comparison, logic or bit token */
+    PA_IS,            /* args[0] IS [NOT] op (TK_NULL, TK_TRUE, TK_FALSE, TK_UNKNOWN) */
+    PA_BETWEEN,       /* args[0] [NOT] BETWEEN args[1] AND args[2] */
+    PA_IN,            /* args[0] [NOT] IN (args[1..]) */
+    PA_LIKE,          /* args[0] [NOT] LIKE args[1] [ESCAPE args[2]] */
+    PA_CASE,          /* has_operand: args[0]; then WHEN/THEN pairs; has_else: last */
+    PA_FUNC,          /* name(args); op = TRIM mode for trim */
+    PA_CAST,          /* CAST(args[0] AS cast) / CONVERT(args[0], cast) */
+    PA_CONVERT_USING, /* CONVERT(args[0] USING name) */
+    PA_COLLATE,       /* args[0] COLLATE name */
+    PA_STAR,          /* a bare star argument, as in COUNT(*) */
+} plan_ast_kind;
+
+typedef enum plan_cast_kind {
+    PLAN_CAST_SIGNED,
+    PLAN_CAST_UNSIGNED,
+    PLAN_CAST_CHAR,
+    PLAN_CAST_BINARY,
+    PLAN_CAST_DECIMAL,
+    PLAN_CAST_DOUBLE,
+    PLAN_CAST_DATE,
+    PLAN_CAST_DATETIME,
+    PLAN_CAST_TIME,
+} plan_cast_kind;
+
+typedef struct plan_cast {
+    plan_cast_kind kind;
+    int64_t len;   /* CHAR(n)/BINARY(n): n, or -1; DECIMAL: precision or -1 */
+    int64_t scale; /* DECIMAL scale or -1; DATETIME/TIME fsp or -1 */
+} plan_cast;
+
+enum { PLAN_TRIM_BOTH = 0, PLAN_TRIM_LEADING = 1, PLAN_TRIM_TRAILING = 2 };
+
+typedef struct plan_ast plan_ast;
+struct plan_ast {
+    plan_ast_kind kind;
+    int op;           /* see plan_ast_kind */
+    bool negated;     /* NOT BETWEEN / NOT IN / NOT LIKE / IS NOT */
+    bool has_operand; /* CASE x WHEN ... */
+    bool has_else;    /* CASE ... ELSE */
+    bool has_parens;  /* function: written with (); other nodes: parenthesised */
+    const char *name; /* identifier, function name (as written), variable name, literal text */
+    const char *qual; /* qualifier of a column, or COLLATE/USING name */
+    const char *str;  /* decoded string / hex / bit bytes */
+    size_t len;       /* bytes of str */
+    plan_ast **args;
+    uint32_t nargs;
+    plan_cast cast;
+    uint32_t off, end; /* source span [off, end) in the statement text */
+};
+
+typedef struct plan_ast_list {
+    plan_ast **items;
+    uint32_t n, cap;
+} plan_ast_list;
+
+typedef enum plan_scope {
+    PLAN_SCOPE_DEFAULT = 0, /* unqualified: session for SET/@@x */
+    PLAN_SCOPE_SESSION = 1,
+    PLAN_SCOPE_GLOBAL = 2,
+} plan_scope;
+
+typedef struct plan_select_item {
+    plan_ast *expr;        /* NULL for a star */
+    const char *alias;     /* NULL when none */
+    const char *star_qual; /* t.* qualifier */
+    bool is_star;
+} plan_select_item;
+
+typedef struct plan_table_ref {
+    const char *db; /* NULL when unqualified */
+    const char *name;
+    const char *alias; /* NULL when none */
+} plan_table_ref;
+
+typedef enum plan_set_kind {
+    PLAN_SET_SYSVAR,  /* name = value (value NULL = DEFAULT) */
+    PLAN_SET_USERVAR, /* @name = value */
+    PLAN_SET_NAMES,   /* NAMES charset [COLLATE c] (charset NULL = DEFAULT) */
+    PLAN_SET_CHARSET, /* CHARACTER SET charset (NULL = DEFAULT) */
+} plan_set_kind;
+
+typedef struct plan_set_item {
+    plan_set_kind kind;
+    plan_scope scope;      /* effective scope after carrying GLOBAL/SESSION forward */
+    const char *name;      /* variable name; charset name */
+    const char *collation; /* SET NAMES ... COLLATE */
+    plan_ast *value;       /* NULL = DEFAULT */
+    bool value_is_word;    /* value was ON/ALL or a bare word: take its text */
+    const char *word;      /* that text */
+} plan_set_item;
+
+typedef enum plan_stmt_kind {
+    PS_SELECT,
+    PS_SET,
+    PS_SET_TRANSACTION,
+    PS_SHOW_VARIABLES,
+    PS_SHOW_STATUS,
+    PS_SHOW_WARNINGS,
+    PS_SHOW_ERRORS,
+    PS_SHOW_COUNT_WARNINGS,
+    PS_SHOW_COUNT_ERRORS,
+    PS_SHOW_PROCESSLIST,
+    PS_SHOW_DATABASES,
+    PS_SHOW_TABLES,
+    PS_SHOW_CHARSET,
+    PS_SHOW_COLLATION,
+    PS_SHOW_ENGINES,
+    PS_KILL,
+    PS_USE,
+    PS_BEGIN,
+    PS_COMMIT,
+    PS_ROLLBACK,
+    PS_UNSUPPORTED, /* parsed but not implemented: ER_NOT_SUPPORTED_YET with name */
+} plan_stmt_kind;
+
+/* Isolation levels in the order of the tx_isolation enum. */
+enum { PLAN_ISO_NONE = -1 };
+/* Access modes for SET TRANSACTION / START TRANSACTION. */
+enum { PLAN_ACCESS_NONE = 0, PLAN_ACCESS_READ_ONLY = 1, PLAN_ACCESS_READ_WRITE = 2 };
+
+typedef struct plan_stmt {
+    plan_stmt_kind kind;
+    /* SELECT */
+    plan_select_item *items;
+    uint32_t nitems, cap_items;
+    plan_table_ref *tables;
+    uint32_t ntables, cap_tables;
+    plan_ast *where; /* SELECT ... WHERE, SHOW ... WHERE */
+    bool has_limit;
+    uint64_t limit_count;
+    uint64_t limit_offset;
+    bool distinct;
+    /* SET */
+    plan_set_item *sets;
+    uint32_t nsets, cap_sets;
+    /* SET TRANSACTION / START TRANSACTION */
+    plan_scope scope; /* also SHOW [GLOBAL|SESSION] */
+    int isolation;    /* PLAN_ISO_NONE or 0..3 */
+    int access;       /* PLAN_ACCESS_* */
+    /* SHOW */
+    bool full;
+    const char *like; /* SHOW ... LIKE pattern (decoded) or NULL */
+    size_t like_len;
+    /* KILL */
+    plan_ast *target;
+    bool query_only;
+    /* USE, SHOW TABLES FROM db */
+    const char *name;
+    /* PS_UNSUPPORTED: what to name in the error */
+    const char *what;
+} plan_stmt;
+
+/* Parse state, the %extra_context of the grammar. */
+typedef struct plan_parse {
+    arena *a;
+    const char *sql;
+    size_t len;
+    plan_stmt *stmt;      /* the statement being built */
+    plan_scope set_scope; /* SET: scope carried to the following assignments */
+    bool no_backslash_escapes;
+    bool pipes_as_concat;
+    bool failed;    /* the grammar reported a syntax error or stack overflow */
+    bool overflow;  /* the error was a parser stack overflow */
+    plan_token bad; /* the token at the syntax error */
+} plan_parse;
+
+/* Parse one statement of sql[0..len) into *stmt (allocated in a). ER_PARSE_ERROR,
+ * ER_EMPTY_QUERY. */
+int plan__parse(arena *a, const char *sql, size_t len, bool no_backslash_escapes, bool ansi_quotes,
+                bool pipes_as_concat, plan_stmt **stmt, db_error *err);
+
+/* Builders called from grammar actions (plan_ast.c). Spans come from tokens and children. */
+plan_ast *plan_ast_new(plan_parse *pp, plan_ast_kind kind, const plan_token *first,
+                       const plan_token *last);
+plan_ast *plan_ast_literal(plan_parse *pp, plan_ast_kind kind, const plan_token *t);
+plan_ast *plan_ast_string(plan_parse *pp, const plan_token *t);
+plan_ast *plan_ast_string_append(plan_parse *pp, plan_ast *s, const plan_token *t);
+plan_ast *plan_ast_column(plan_parse *pp, const plan_token *qual, const plan_token *name);
+plan_ast *plan_ast_sysvar(plan_parse *pp, const plan_token *t);
+plan_ast *plan_ast_uservar(plan_parse *pp, const plan_token *t);
+plan_ast *plan_ast_assign(plan_parse *pp, const plan_token *var, plan_ast *value);
+plan_ast *plan_ast_unary(plan_parse *pp, int op, const plan_token *optok, plan_ast *x);
+plan_ast *plan_ast_binary(plan_parse *pp, int op, plan_ast *l, plan_ast *r);
+plan_ast *plan_ast_is(plan_parse *pp, plan_ast *x, bool negated, int what, const plan_token *last);
+plan_ast *plan_ast_between(plan_parse *pp, plan_ast *x, bool negated, plan_ast *lo, plan_ast *hi);
+plan_ast *plan_ast_in(plan_parse *pp, plan_ast *x, bool negated, plan_ast_list *list,
+                      const plan_token *rp);
+plan_ast *plan_ast_like(plan_parse *pp, plan_ast *x, bool negated, plan_ast *pat, plan_ast *esc);
+plan_ast *plan_ast_case(plan_parse *pp, const plan_token *casetok, plan_ast *operand,
+                        plan_ast_list *whens, plan_ast *els, const plan_token *endtok);
+plan_ast *plan_ast_func(plan_parse *pp, const plan_token *name, const char *canon,
+                        plan_ast_list *args, const plan_token *last, bool has_parens);
+plan_ast *plan_ast_cast(plan_parse *pp, const plan_token *first, plan_ast *x, plan_cast cast,
+                        const plan_token *last);
+plan_ast *plan_ast_convert_using(plan_parse *pp, const plan_token *first, plan_ast *x,
+                                 const plan_token *cs, const plan_token *last);
+plan_ast *plan_ast_collate(plan_parse *pp, plan_ast *x, const plan_token *name);
+plan_ast *plan_ast_paren(plan_parse *pp, const plan_token *lp, plan_ast *x, const plan_token *rp);
+plan_ast *plan_ast_star(plan_parse *pp, const plan_token *t);
+plan_ast_list *plan_ast_list_add(plan_parse *pp, plan_ast_list *l, plan_ast *x);
+plan_cast plan_ast_cast_type(plan_parse *pp, plan_cast_kind kind, const plan_token *len,
+                             const plan_token *scale);
+uint64_t plan_ast_uint(plan_parse *pp, const plan_token *t);
+const char *plan_ast_ident(plan_parse *pp, const plan_token *t);
+
+plan_stmt *plan_stmt_begin(plan_parse *pp, plan_stmt_kind kind);
+void plan_stmt_select_item(plan_parse *pp, plan_ast *x, const plan_token *alias, bool is_string);
+void plan_stmt_select_star(plan_parse *pp, const plan_token *qual);
+void plan_stmt_table(plan_parse *pp, const plan_token *db, const plan_token *name,
+                     const plan_token *alias);
+void plan_stmt_limit(plan_parse *pp, const plan_token *count, const plan_token *offset);
+void plan_stmt_set_var(plan_parse *pp, plan_scope scope, bool has_scope, const plan_token *name,
+                       plan_ast *value);
+void plan_stmt_set_word(plan_parse *pp, plan_scope scope, bool has_scope, const plan_token *name,
+                        const plan_token *word);
+void plan_stmt_set_uservar(plan_parse *pp, const plan_token *var, plan_ast *value);
+void plan_stmt_set_names(plan_parse *pp, plan_set_kind kind, const plan_token *cs,
+                         const plan_token *coll);
+void plan_stmt_like(plan_parse *pp, const plan_token *pattern);
+void plan_stmt_name(plan_parse *pp, const plan_token *name);
+void plan_stmt_unsupported(plan_parse *pp, const char *what);
+
+/* Generated by Lemon from parse.y (%name plan__parser). */
+void *plan__parserAlloc(void *(*malloc_fn)(size_t), plan_parse *pp);
+void plan__parserFree(void *p, void (*free_fn)(void *));
+void plan__parser(void *p, int major, plan_token minor);
+
+/* ======================================================================================
+ * Values (plan_value.c). A value is one typed scalar. Strings point into the statement
+ * arena (or the session for stored user variables). Kept small and POD so a later
+ * vectorised Batch can hold columns of the same representations.
+ * ====================================================================================== */
+
+typedef enum plan_vkind {
+    PV_NULL = 0,
+    PV_INT,      /* i (or u when is_unsigned) */
+    PV_DOUBLE,   /* d */
+    PV_DECIMAL,  /* dec scaled by 10^scale */
+    PV_STRING,   /* str.s / str.len; is_binary for binary strings */
+    PV_DATE,     /* us: microseconds since 1970-01-01 00:00 (wall clock), day aligned */
+    PV_DATETIME, /* us, scale = fractional digits shown */
+    PV_TIME,     /* us: signed duration */
+} plan_vkind;
+
+#define PLAN_DEC_MAX_PREC  38 /* Doris DECIMALV3 limit; 10^38 < 2^127 */
+#define PLAN_DEC_MAX_SCALE 30 /* MySQL DECIMAL_MAX_SCALE */
+
+typedef struct plan_value {
+    uint8_t kind;     /* plan_vkind */
+    bool is_unsigned; /* PV_INT: use u */
+    bool is_binary;   /* PV_STRING: binary charset */
+    uint8_t scale;    /* PV_DECIMAL scale; PV_DATETIME/PV_TIME fractional digits */
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+        __int128 dec;
+        int64_t us;
+        struct {
+            const char *s;
+            size_t len;
+        } str;
+    };
+} plan_value;
+
+/* Result type of an expression, as reported in column metadata. */
+typedef struct plan_xtype {
+    plan_type type;
+    uint32_t length;   /* characters */
+    uint8_t precision; /* DECIMAL */
+    uint8_t scale;     /* DECIMAL scale / fsp; 31 = not fixed (DOUBLE) */
+    bool nullable;
+    bool is_unsigned;
+    bool is_binary;
+} plan_xtype;
+
+plan_value plan__v_null(void);
+plan_value plan__v_int(int64_t i);
+plan_value plan__v_uint(uint64_t u);
+plan_value plan__v_double(double d);
+plan_value plan__v_dec(__int128 v, int scale);
+plan_value plan__v_str(const char *s, size_t len);
+
+/* Power of ten as __int128 (n <= 38). */
+__int128 plan__pow10(int n);
+/* Number of decimal digits of |v| (0 for 0). */
+int plan__dec_digits(__int128 v);
+/* Rescale v from scale `from` to `to`, rounding half away from zero. false on overflow. */
+bool plan__dec_rescale(__int128 v, int from, int to, __int128 *out);
+/* Parse a decimal literal / numeric prefix. Returns false when not a valid exact number or it
+ * does not fit PLAN_DEC_MAX_PREC digits. */
+bool plan__dec_parse(const char *s, size_t len, __int128 *v, int *scale);
+
+/* Text form of v (MySQL's), in a. NULL for PV_NULL. */
+const char *plan__v_text(arena *a, const plan_value *v, size_t *len);
+/* MySQL's shortest round-trip rendering of a double into buf (>= 32 bytes); returns length. */
+size_t plan__double_fmt(double d, char *buf);
+/* Format a datetime/date/time value. */
+size_t plan__datetime_fmt(const plan_value *v, char *buf, size_t cap);
+
+/* Conversions with MySQL semantics. *truncated is set when the string had garbage (a 1292
+ * warning in MySQL). */
+double plan__v_to_double(const plan_value *v, bool *truncated);
+/* To a signed/unsigned 64-bit integer, rounding decimals and doubles half away from zero and
+ * saturating; *truncated as above. */
+int64_t plan__v_to_int(const plan_value *v, bool *truncated);
+uint64_t plan__v_to_uint(const plan_value *v, bool *truncated);
+/* To DECIMAL at scale; false when out of range. */
+bool plan__v_to_dec(const plan_value *v, int scale, __int128 *out, bool *truncated);
+/* Truth value: NULL -> -1, false 0, true 1. */
+int plan__v_truth(const plan_value *v);
+
+/* Civil date helpers. */
+int64_t plan__days_from_civil(int64_t y, unsigned m, unsigned d);
+void plan__civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d);
+/* Parse 'YYYY-MM-DD[ HH:MM:SS[.ffffff]]' (and compact forms); false when invalid. */
+bool plan__parse_datetime(const char *s, size_t len, int64_t *us, bool *has_time);
+bool plan__parse_time(const char *s, size_t len, int64_t *us);
+
+/* ======================================================================================
+ * Typed expressions (plan_analyze.c builds, plan_expr.c / plan_func.c evaluate).
+ * ====================================================================================== */
+
+typedef struct plan_exec plan_exec;
+typedef struct plan_expr plan_expr;
+typedef struct plan_func_def plan_func_def;
+
+/* Evaluation context: one row at a time for now. */
+typedef struct plan_ectx {
+    plan_session *s;
+    arena *a;              /* statement arena: results of string functions */
+    const plan_value *row; /* bound row for column references (SHOW ... WHERE), or NULL */
+    size_t nrow;
+    const char *sql;    /* statement text (for error messages quoting expressions) */
+    size_t sql_len;     /* bytes of sql (not NUL-terminated) */
+    int div_incr;       /* @@div_precision_increment at statement start */
+    int64_t max_packet; /* @@max_allowed_packet: cap for string results */
+    int64_t now_us;     /* statement start, wall clock in the session time zone (NOW()) */
+    int64_t now_utc_us; /* statement start, UTC */
+} plan_ectx;
+
+typedef int (*plan_eval_fn)(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
+
+/* How a comparison is done, decided during analysis (MySQL's rules). */
+typedef enum plan_cmp_mode {
+    PLAN_CMP_INT,
+    PLAN_CMP_UINT, /* at least one side unsigned: compare as 65-bit */
+    PLAN_CMP_DECIMAL,
+    PLAN_CMP_DOUBLE,
+    PLAN_CMP_STRING, /* case-insensitive (utf8mb4_general_ci for ASCII) */
+    PLAN_CMP_BINARY, /* bytewise */
+    PLAN_CMP_DATETIME,
+} plan_cmp_mode;
+
+struct plan_expr {
+    plan_eval_fn eval;
+    plan_xtype t;      /* result type (metadata) */
+    plan_vkind vk;     /* kind of the value eval produces (or PV_NULL always) */
+    int op;            /* operator token, function sub-kind, ... */
+    plan_cmp_mode cmp; /* comparisons, IN, BETWEEN, CASE operand, GREATEST/LEAST */
+    bool negated;
+    bool has_operand, has_else;
+    plan_expr **args;
+    uint32_t nargs;
+    plan_value lit;   /* literal value / constant */
+    const char *name; /* variable / column name */
+    int slot;         /* column: row index; sysvar: registry index */
+    plan_scope scope; /* sysvar */
+    plan_cast cast;
+    const plan_func_def *fn;
+    const plan_ast *src; /* for messages */
+};
+
+/* A column the analyser may bind references to (SHOW ... WHERE). */
+typedef struct plan_bind_col {
+    const char *name;
+    plan_xtype t;
+} plan_bind_col;
+
+/* Analyse an AST into a typed expression in cx->a. cols/ncols: bindable columns (may be 0);
+ * clause: "field list" / "where clause" for ER_BAD_FIELD_ERROR. */
+int plan__analyze(plan_ectx *cx, const plan_ast *ast, const plan_bind_col *cols, size_t ncols,
+                  const char *clause, plan_expr **out, db_error *err);
+/* Evaluate. */
+int plan__eval(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
+/* MySQL's printed form of an AST (for 1690 messages), in a. */
+const char *plan__ast_print(arena *a, const char *sql, const plan_ast *x);
+
+/* Compare two non-NULL values in mode; returns <0, 0, >0. Text conversions go to cx->a. */
+int plan__compare(plan_ectx *cx, plan_cmp_mode mode, const plan_value *l, const plan_value *r);
+/* plan_expr.c: type an operator node (PA_UNARY/BINARY/IS/BETWEEN/IN/LIKE/CASE/CAST/...) whose
+ * args are analysed: sets e->t, e->vk, e->eval. */
+int plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err);
+/* Convert v in place to the result kind vk / type t (CASE, IF, COALESCE results). */
+int plan__coerce(plan_ectx *cx, plan_value *v, plan_vkind vk, const plan_xtype *t, db_error *err);
+/* Aggregate result type of several expressions (CASE/IF/IFNULL/COALESCE/GREATEST). NULL
+ * entries in xs are skipped. */
+void plan__agg_type(plan_expr *const *xs, size_t n, plan_xtype *t, plan_vkind *vk);
+/* Numeric precision (digits) of a numeric expression type, for DECIMAL derivations. */
+int plan__num_prec(const plan_xtype *t);
+/* MySQL display length of a DECIMAL(precision, scale). */
+uint32_t plan__dec_length(int precision, int scale, bool is_unsigned);
+/* Raise ER_DATA_OUT_OF_RANGE for type name ("BIGINT", "DECIMAL", ...) quoting e's source. */
+int plan__out_of_range(plan_ectx *cx, const plan_expr *e, const char *type, db_error *err);
+/* Comparison mode for two argument types. */
+plan_cmp_mode plan__cmp_mode(const plan_expr *l, const plan_expr *r);
+/* Convert a value to the kind vk with the cast rules used for results (string, int, ...). */
+int plan__v_cast(plan_ectx *cx, const plan_value *in, const plan_cast *c, plan_value *out,
+                 db_error *err);
+/* String form of any value (for string functions), in cx->a. Returns false for NULL. */
+bool plan__v_string(plan_ectx *cx, const plan_value *v, const char **s, size_t *len);
+/* Record a warning on the session (level "Warning"). */
+void plan__warn(plan_session *s, int code, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* Note-level diagnostic. */
+void plan__note(plan_session *s, int code, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+/* Function registry (plan_func.c). */
+typedef int (*plan_type_fn)(plan_ectx *cx, plan_expr *e, db_error *err);
+struct plan_func_def {
+    const char *name; /* lower case */
+    int8_t min_args;
+    int8_t max_args;   /* -1 = any */
+    plan_type_fn type; /* sets e->t, e->vk, e->eval; may reject arguments */
+};
+const plan_func_def *plan__func_lookup(const char *name);
+/* Type rules used by analysis for operators (shared with plan_func.c). */
+void plan__type_string(plan_xtype *t, uint32_t length, bool nullable);
+void plan__type_bigint(plan_xtype *t, uint32_t length, bool nullable);
+void plan__type_double(plan_xtype *t, bool nullable);
+void plan__type_decimal(plan_xtype *t, int precision, int scale, bool nullable);
+void plan__type_datetime(plan_xtype *t, plan_type type, int fsp, bool nullable);
+/* Display length of an expression's value converted to a string. */
+uint32_t plan__type_strlen(const plan_xtype *t);
+/* Check KILL QUERY; ER_QUERY_INTERRUPTED when set. */
+int plan__check_interrupt(plan_session *s, db_error *err);
+
+/* ======================================================================================
+ * System variables (plan_sysvar.c).
+ * ====================================================================================== */
+
+typedef enum plan_sv_type {
+    PLAN_SV_BOOL,   /* ON/OFF; @@x reads as 1/0 */
+    PLAN_SV_INT,    /* signed 64-bit within [min, max] */
+    PLAN_SV_UINT,   /* unsigned, within [min, max] */
+    PLAN_SV_STRING, /* free text (validated by a hook where needed) */
+    PLAN_SV_ENUM,   /* one of enums[]; stored as its index */
+    PLAN_SV_SET,    /* comma list of enums[] names (sql_mode); stored as normalised text */
+} plan_sv_type;
+
+enum {
+    PLAN_SV_GLOBAL = 1,  /* has a global value */
+    PLAN_SV_SESSION = 2, /* has a session value */
+    PLAN_SV_BOTH = 3,
+};
+
+enum {
+    PLAN_SVF_READONLY = 1, /* cannot be SET at all */
+    PLAN_SVF_NULLABLE = 2, /* may be set to NULL (character_set_results) */
+    PLAN_SVF_COMPUTED = 4, /* value computed from session state, not stored */
+};
+
+/* Validation / normalisation hook for string-like variables: writes the canonical value to
+ * *out (in a) or fails with 1231 / 1115 / 1273 / 1298. */
+typedef int (*plan_sv_check_fn)(arena *a, const char *name, const char *in, const char **out,
+                                db_error *err);
+
+typedef struct plan_sysvar_def {
+    const char *name;
+    plan_sv_type type;
+    uint8_t scope;            /* PLAN_SV_* */
+    uint8_t flags;            /* PLAN_SVF_* */
+    int64_t def_int;          /* default for BOOL/INT/UINT/ENUM */
+    const char *def_str;      /* default for STRING/SET (NULL = SQL NULL) */
+    int64_t min, max;         /* INT/UINT bounds (values are clamped with a warning, as MySQL) */
+    const char *const *enums; /* ENUM/SET names, NULL-terminated */
+    plan_sv_check_fn check;
+    const char *alias_of; /* name of the variable sharing the storage, or NULL */
+} plan_sysvar_def;
+
+/* One stored value: i for BOOL/INT/UINT/ENUM, s (heap) for STRING/SET. */
+typedef struct plan_sysval {
+    int64_t i;
+    char *s;
+    bool is_null;
+} plan_sysval;
+
+size_t plan__sysvar_count(void);
+const plan_sysvar_def *plan__sysvar_def(size_t idx);
+/* Index of the storage slot for a variable (resolving aliases), or -1. Case-insensitive. */
+int plan__sysvar_find(const char *name);
+/* Index in sorted-by-name order (for SHOW VARIABLES). */
+size_t plan__sysvar_sorted(size_t i);
+/* Initialise global values from the defaults and init. */
+void plan__sysvar_init_globals(plan_sysval *g, const plan_server_init *init);
+void plan__sysval_copy(plan_sysval *dst, const plan_sysval *src, size_t n);
+void plan__sysval_free(plan_sysval *v, size_t n);
+/* Read variable idx of the given scope into a value (session state for computed ones). */
+int plan__sysvar_read(plan_ectx *cx, int idx, plan_scope scope, plan_value *out, plan_xtype *t,
+                      db_error *err);
+/* The result type of @@name (for analysis). */
+void plan__sysvar_type(int idx, plan_xtype *t);
+/* Set variable idx from a value (NULL value pointer = DEFAULT). Validates and applies. */
+int plan__sysvar_set(plan_ectx *cx, int idx, plan_scope scope, const plan_value *v,
+                     const char *name_as_written, db_error *err);
+/* Check the scope/readonly rules before evaluating a SET item. */
+int plan__sysvar_check_settable(int idx, plan_scope scope, const char *name, db_error *err);
+/* SHOW VARIABLES text form of a stored value, in a; NULL for SQL NULL. */
+const char *plan__sysvar_show(arena *a, plan_session *s, int idx, plan_scope scope);
+
+/* Character sets and collations (plan_sysvar.c). */
+typedef struct plan_collation {
+    uint16_t id;
+    const char *name;
+    const char *charset;
+    bool is_default;
+} plan_collation;
+const plan_collation *plan__collation_by_id(uint16_t id);
+const plan_collation *plan__collation_by_name(const char *name);
+/* Default collation of a character set name (utf8 = utf8mb3), or NULL. */
+const plan_collation *plan__charset_default(const char *charset);
+size_t plan__collation_count(void);
+const plan_collation *plan__collation_at(size_t i);
+
+/* Time zone: offset of wall clock from UTC at unix time t (seconds), for the session. */
+int64_t plan__tz_offset(const plan_session *s, int64_t t);
+
+/* ======================================================================================
+ * Server and session (plan_session.c).
+ * ====================================================================================== */
+
+typedef struct plan_warning {
+    uint8_t level; /* 0 Note, 1 Warning, 2 Error */
+    int code;
+    char msg[DB_ERRMSG_SIZE];
+} plan_warning;
+
+#define PLAN_MAX_WARNINGS 64 /* @@max_error_count */
+
+typedef struct plan_uservar {
+    char *name;   /* lower-cased (user variable names are case-insensitive) */
+    plan_value v; /* strings point to buf */
+    char *buf;    /* heap copy of the string bytes */
+} plan_uservar;
+
+struct plan_server {
+    plan_hooks hooks;               /* immutable after plan_server_new */
+    int64_t start_time;             /* unix seconds; immutable */
+    pthread_mutex_t lock;           /* protects globals[] (SET GLOBAL vs session creation/reads) */
+    plan_sysval *globals;           /* one per registry slot; guarded by lock */
+    atomic_uint_fast64_t questions; /* statements executed (SHOW STATUS Questions) */
+};
+
+struct plan_session {
+    plan_server *srv;
+    uint64_t conn_id;
+    char *user;          /* heap */
+    char *host;          /* heap */
+    char *db;            /* heap, NULL when none */
+    plan_sysval *vars;   /* session values, one per registry slot */
+    plan_uservar *uvars; /* heap array */
+    size_t nuvars, cap_uvars;
+    plan_warning warns[PLAN_MAX_WARNINGS]; /* diagnostics of the last statement */
+    size_t nwarns;                         /* entries stored (<= PLAN_MAX_WARNINGS) */
+    size_t warn_total;                     /* all conditions raised (warning_count) */
+    size_t err_total;                      /* conditions of level Error (error_count) */
+    bool in_trans;                         /* BEGIN seen, not yet COMMIT/ROLLBACK */
+    int64_t row_count;                     /* ROW_COUNT() of the previous statement */
+    uint64_t found_rows;                   /* FOUND_ROWS() */
+    uint64_t last_insert_id;               /* LAST_INSERT_ID() */
+    int next_iso;            /* SET TRANSACTION (next transaction only), PLAN_ISO_NONE */
+    atomic_bool interrupted; /* KILL QUERY: set by any thread, cleared at statement start */
+};
+
+/* User variables. */
+const plan_uservar *plan__uservar_get(plan_session *s, const char *name);
+void plan__uservar_set(plan_session *s, const char *name, const plan_value *v);
+
+#endif /* PLANNER_PLAN_INT_H */

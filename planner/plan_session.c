@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * plan_session.c: process-wide SQL state (global variables) and per-connection state (session
+ * variables, user variables, current database, diagnostics, transaction flags).
+ * See README.md §Data structures and §Threads. */
+#include "planner/plan_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "common/mem.h"
+#include "common/strutil.h"
+
+static void add_condition(plan_session *s, uint8_t level, int code, const char *fmt, va_list ap)
+        __attribute__((format(printf, 4, 0)));
+static void apply_collation(plan_session *s, uint8_t collation);
+
+plan_server *
+plan_server_new(const plan_server_init *init)
+{
+    plan_server *srv = mem_calloc(1, sizeof *srv);
+    if (init) {
+        srv->hooks = init->hooks;
+    }
+    srv->start_time = (int64_t)time(NULL);
+    pthread_mutex_init(&srv->lock, NULL);
+    srv->globals = mem_calloc(plan__sysvar_count(), sizeof(plan_sysval));
+    plan__sysvar_init_globals(srv->globals, init);
+    atomic_init(&srv->questions, 0);
+    return srv;
+}
+
+void
+plan_server_free(plan_server *srv)
+{
+    if (!srv) {
+        return;
+    }
+    plan__sysval_free(srv->globals, plan__sysvar_count());
+    mem_free(srv->globals);
+    pthread_mutex_destroy(&srv->lock);
+    mem_free(srv);
+}
+
+/* The handshake collation sets character_set_client/connection/results and
+ * collation_connection, as MySQL does. Unknown ids keep the defaults. */
+static void
+apply_collation(plan_session *s, uint8_t collation)
+{
+    const plan_collation *c = plan__collation_by_id(collation);
+    if (!c) {
+        return;
+    }
+    const char *names[] = {"character_set_client", "character_set_connection",
+                           "character_set_results"};
+    for (size_t i = 0; i < 3; i++) {
+        plan_sysval *v = &s->vars[plan__sysvar_find(names[i])];
+        mem_free(v->s);
+        v->s = mem_strdup(c->charset);
+        v->is_null = false;
+    }
+    plan_sysval *v = &s->vars[plan__sysvar_find("collation_connection")];
+    mem_free(v->s);
+    v->s = mem_strdup(c->name);
+}
+
+plan_session *
+plan_session_new(plan_server *srv, const plan_session_init *init)
+{
+    plan_session *s = mem_calloc(1, sizeof *s);
+    s->srv = srv;
+    s->conn_id = init ? init->conn_id : 0;
+    s->user = mem_strdup(init && init->user ? init->user : "");
+    s->host = mem_strdup(init && init->host ? init->host : "");
+    s->db = init && init->db ? mem_strdup(init->db) : NULL;
+    s->vars = mem_calloc(plan__sysvar_count(), sizeof(plan_sysval));
+    pthread_mutex_lock(&srv->lock);
+    plan__sysval_copy(s->vars, srv->globals, plan__sysvar_count());
+    pthread_mutex_unlock(&srv->lock);
+    if (init && init->collation) {
+        apply_collation(s, init->collation);
+    }
+    s->next_iso = PLAN_ISO_NONE;
+    atomic_init(&s->interrupted, false);
+    return s;
+}
+
+static void free_uservars(plan_session *s);
+
+static void
+free_uservars(plan_session *s)
+{
+    for (size_t i = 0; i < s->nuvars; i++) {
+        mem_free(s->uvars[i].name);
+        mem_free(s->uvars[i].buf);
+    }
+    mem_free(s->uvars);
+    s->uvars = NULL;
+    s->nuvars = s->cap_uvars = 0;
+}
+
+void
+plan_session_free(plan_session *s)
+{
+    if (!s) {
+        return;
+    }
+    plan__sysval_free(s->vars, plan__sysvar_count());
+    mem_free(s->vars);
+    free_uservars(s);
+    mem_free(s->user);
+    mem_free(s->host);
+    mem_free(s->db);
+    mem_free(s);
+}
+
+/* The databases that exist until the catalog arrives: information_schema (any case) and
+ * mysql. Returns the canonical spelling or NULL. */
+static const char *known_db(const char *db);
+
+static const char *
+known_db(const char *db)
+{
+    if (strcasecmp(db, "information_schema") == 0) {
+        return "information_schema";
+    }
+    if (strcmp(db, "mysql") == 0) {
+        return "mysql";
+    }
+    return NULL;
+}
+
+int
+plan_session_use_db(plan_session *s, const char *db, db_error *err)
+{
+    const char *canon = db ? known_db(db) : NULL;
+    if (!canon) {
+        return db_error_set(err, ER_BAD_DB_ERROR, db ? db : "");
+    }
+    mem_free(s->db);
+    s->db = mem_strdup(canon);
+    return DB_OK;
+}
+
+const char *
+plan_session_db(const plan_session *s)
+{
+    return s->db;
+}
+
+void
+plan_session_reset(plan_session *s, const char *user, const char *host)
+{
+    pthread_mutex_lock(&s->srv->lock);
+    plan__sysval_copy(s->vars, s->srv->globals, plan__sysvar_count());
+    pthread_mutex_unlock(&s->srv->lock);
+    free_uservars(s);
+    s->nwarns = s->warn_total = s->err_total = 0;
+    s->in_trans = false;
+    s->row_count = 0;
+    s->found_rows = 0;
+    s->last_insert_id = 0;
+    s->next_iso = PLAN_ISO_NONE;
+    if (user) {
+        mem_free(s->user);
+        s->user = mem_strdup(user);
+    }
+    if (host) {
+        mem_free(s->host);
+        s->host = mem_strdup(host);
+    }
+}
+
+uint16_t
+plan_session_status(const plan_session *s)
+{
+    uint16_t st = 0;
+    if (s->in_trans) {
+        st |= 0x0001;
+    }
+    if (s->vars[plan__sysvar_find("autocommit")].i) {
+        st |= 0x0002;
+    }
+    const char *mode = s->vars[plan__sysvar_find("sql_mode")].s;
+    if (mode && strstr(mode, "NO_BACKSLASH_ESCAPES")) {
+        st |= 0x0200;
+    }
+    return st;
+}
+
+uint16_t
+plan_session_warning_count(const plan_session *s)
+{
+    return s->warn_total > 65535 ? 65535 : (uint16_t)s->warn_total;
+}
+
+uint16_t
+plan_session_result_collation(const plan_session *s)
+{
+    const plan_sysval *v = &s->vars[plan__sysvar_find("character_set_results")];
+    const plan_collation *c = NULL;
+    if (!v->is_null && v->s) {
+        c = plan__charset_default(v->s);
+        /* The connection collation when it belongs to the same character set. */
+        const plan_collation *cc =
+                plan__collation_by_name(s->vars[plan__sysvar_find("collation_connection")].s);
+        if (c && cc && strcmp(cc->charset, c->charset) == 0) {
+            c = cc;
+        }
+    } else {
+        c = plan__collation_by_name(s->vars[plan__sysvar_find("collation_connection")].s);
+    }
+    return c ? c->id : 45;
+}
+
+int64_t
+plan_session_max_allowed_packet(const plan_session *s)
+{
+    return s->vars[plan__sysvar_find("max_allowed_packet")].i;
+}
+
+void
+plan_session_interrupt(plan_session *s)
+{
+    atomic_store(&s->interrupted, true);
+}
+
+int
+plan__check_interrupt(plan_session *s, db_error *err)
+{
+    if (atomic_load(&s->interrupted)) {
+        return db_error_set(err, ER_QUERY_INTERRUPTED);
+    }
+    return DB_OK;
+}
+
+/* ---- diagnostics ---- */
+
+static void
+add_condition(plan_session *s, uint8_t level, int code, const char *fmt, va_list ap)
+{
+    s->warn_total++;
+    if (level == 2) {
+        s->err_total++;
+    }
+    if (s->nwarns >= PLAN_MAX_WARNINGS) {
+        return;
+    }
+    plan_warning *w = &s->warns[s->nwarns++];
+    w->level = level;
+    w->code = code;
+    vsnprintf(w->msg, sizeof w->msg, fmt, ap);
+}
+
+void
+plan__warn(plan_session *s, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_condition(s, 1, code, fmt, ap);
+    va_end(ap);
+}
+
+void
+plan__note(plan_session *s, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_condition(s, 0, code, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- user variables ---- */
+
+const plan_uservar *
+plan__uservar_get(plan_session *s, const char *name)
+{
+    for (size_t i = 0; i < s->nuvars; i++) {
+        if (strcasecmp(s->uvars[i].name, name) == 0) {
+            return &s->uvars[i];
+        }
+    }
+    return NULL;
+}
+
+void
+plan__uservar_set(plan_session *s, const char *name, const plan_value *v)
+{
+    plan_uservar *u = (plan_uservar *)plan__uservar_get(s, name);
+    if (!u) {
+        if (s->nuvars == s->cap_uvars) {
+            s->cap_uvars = s->cap_uvars ? s->cap_uvars * 2 : 8;
+            s->uvars = mem_realloc(s->uvars, s->cap_uvars * sizeof *s->uvars);
+        }
+        u = &s->uvars[s->nuvars++];
+        memset(u, 0, sizeof *u);
+        u->name = mem_strdup(name);
+        str_lower(u->name, strlen(u->name));
+    }
+    char *old = u->buf;
+    u->buf = NULL;
+    u->v = *v;
+    if (v->kind == PV_STRING) {
+        u->buf = mem_strndup(v->str.s, v->str.len);
+        u->v.str.s = u->buf;
+    } else if (v->kind == PV_DATE || v->kind == PV_DATETIME || v->kind == PV_TIME) {
+        /* MySQL stores temporal values in user variables as strings. */
+        char buf[64];
+        size_t n = plan__datetime_fmt(v, buf, sizeof buf);
+        u->buf = mem_strndup(buf, n);
+        u->v = plan__v_str(u->buf, n);
+    }
+    mem_free(old);
+}
+
+/* ---- COM_FIELD_LIST ---- */
+
+int
+plan_field_list(plan_session *s, const char *table, const char *wildcard, arena *a,
+                plan_column **cols, size_t *ncols, db_error *err)
+{
+    (void)wildcard;
+    (void)a;
+    *cols = NULL;
+    *ncols = 0;
+    if (!s->db) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    /* No tables exist until the catalog issue. */
+    return db_error_set(err, ER_NO_SUCH_TABLE, s->db, table ? table : "");
+}

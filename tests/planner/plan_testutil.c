@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * Test fixture implementation (see plan_testutil.h). */
+#include "plan_testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/mem.h"
+
+static int sink_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err);
+static int sink_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err);
+static char *dup_or_null(arena *a, const char *s);
+
+static char *
+dup_or_null(arena *a, const char *s)
+{
+    return s ? arena_strdup(a, s) : NULL;
+}
+
+static int
+sink_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err)
+{
+    (void)err;
+    tx *t = ctx;
+    t->got_columns = true;
+    t->ncols = ncols < TX_MAX_COLS ? ncols : TX_MAX_COLS;
+    for (size_t i = 0; i < t->ncols; i++) {
+        t->cols[i] = cols[i];
+        t->cols[i].name = dup_or_null(t->a, cols[i].name);
+    }
+    return DB_OK;
+}
+
+static int
+sink_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err)
+{
+    (void)err;
+    tx *t = ctx;
+    for (size_t i = 0; i < ncols && i < TX_MAX_COLS; i++) {
+        size_t k = t->nrows * t->ncols + i;
+        if (k < TX_MAX_CELLS) {
+            t->cells[k] =
+                    cells[i].is_null ? NULL : arena_strndup(t->a, cells[i].data, cells[i].len);
+        }
+    }
+    t->nrows++;
+    return DB_OK;
+}
+
+tx *
+tx_new_hooks(const plan_hooks *hooks)
+{
+    tx *t = mem_calloc(1, sizeof *t);
+    plan_server_init si;
+    memset(&si, 0, sizeof si);
+    si.version = "5.7.99-rivulet-test";
+    si.version_comment = "Rivulet test";
+    si.port = 9030;
+    si.max_connections = 100;
+    si.max_allowed_packet = 16777216;
+    si.datadir = "/tmp/rivulet-test/";
+    si.system_time_zone = "UTC";
+    if (hooks) {
+        si.hooks = *hooks;
+    }
+    t->srv = plan_server_new(&si);
+    plan_session_init ss;
+    memset(&ss, 0, sizeof ss);
+    ss.conn_id = 7;
+    ss.user = "root";
+    ss.host = "127.0.0.1";
+    ss.collation = 45;
+    t->s = plan_session_new(t->srv, &ss);
+    t->a = arena_new(0);
+    return t;
+}
+
+tx *
+tx_new(void)
+{
+    return tx_new_hooks(NULL);
+}
+
+void
+tx_free(tx *t)
+{
+    plan_session_free(t->s);
+    plan_server_free(t->srv);
+    arena_free(t->a);
+    mem_free(t);
+}
+
+int
+tx_exec(tx *t, const char *sql)
+{
+    arena_reset(t->a);
+    db_error_clear(&t->err);
+    t->got_columns = false;
+    t->ncols = 0;
+    t->nrows = 0;
+    memset(t->cells, 0, sizeof t->cells);
+    plan_sink sink = {t, sink_columns, sink_row};
+    /* Copy the text so the planner never reads past its length. */
+    size_t len = strlen(sql);
+    char *copy = mem_alloc(len + 1);
+    memcpy(copy, sql, len);
+    t->rc = plan_execute(t->s, copy, len, t->a, &sink, &t->out, &t->err);
+    /* Labels and cells were copied; the statement text can go. */
+    mem_free(copy);
+    return t->rc;
+}
+
+const char *
+tx_cell(tx *t, size_t row, size_t col)
+{
+    if (row >= t->nrows || col >= t->ncols) {
+        return "<none>";
+    }
+    const char *c = t->cells[row * t->ncols + col];
+    return c ? c : "NULL";
+}
+
+const char *
+tx_one(tx *t, const char *sql)
+{
+    if (tx_exec(t, sql) != DB_OK) {
+        snprintf(t->buf, sizeof t->buf, "ERR %d %s %s", t->err.code, t->err.sqlstate, t->err.msg);
+        return t->buf;
+    }
+    return tx_cell(t, 0, 0);
+}
+
+int
+tx_err(tx *t, const char *sql)
+{
+    return tx_exec(t, sql) == DB_OK ? 0 : t->err.code;
+}

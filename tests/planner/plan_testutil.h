@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * Test fixture for the planner unit tests: a server + session pair and a plan_sink that
+ * collects column metadata and cell text. */
+#ifndef TESTS_PLANNER_PLAN_TESTUTIL_H
+#define TESTS_PLANNER_PLAN_TESTUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "planner/planner.h"
+
+#define TX_MAX_COLS  16
+#define TX_MAX_CELLS 4096
+
+typedef struct tx {
+    plan_server *srv;
+    plan_session *s;
+    arena *a;
+    db_error err;
+    plan_outcome out;
+    int rc;
+    bool got_columns;
+    plan_column cols[TX_MAX_COLS];
+    size_t ncols;
+    char *cells[TX_MAX_CELLS]; /* row-major; NULL = SQL NULL; arena copies */
+    size_t nrows;
+    char buf[1024];
+} tx;
+
+/* New fixture: server with default init (and optional hooks), session for user root@127.0.0.1. */
+tx *tx_new(void);
+tx *tx_new_hooks(const plan_hooks *hooks);
+void tx_free(tx *t);
+/* Run one statement; returns rc; results in t. */
+int tx_exec(tx *t, const char *sql);
+/* Cell text, "NULL" for SQL NULL, "<none>" when out of range. */
+const char *tx_cell(tx *t, size_t row, size_t col);
+/* Run sql and return cell (0,0), or "ERR <code> <sqlstate> <msg>" on failure. */
+const char *tx_one(tx *t, const char *sql);
+/* Run sql expecting failure; returns the error code (0 when it succeeded). */
+int tx_err(tx *t, const char *sql);
+
+#endif

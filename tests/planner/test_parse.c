@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * Grammar: statement shapes, precedence, and MySQL's syntax error texts. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "plan_testutil.h"
+#include "planner/parse.h"
+#include "planner/plan_int.h"
+
+static plan_stmt *
+parse_ok(arena *a, const char *sql)
+{
+    plan_stmt *st = NULL;
+    db_error err;
+    db_error_clear(&err);
+    int rc = plan__parse(a, sql, strlen(sql), false, false, false, &st, &err);
+    cr_assert_eq(rc, DB_OK, "parse of [%s] failed: %s", sql, err.msg);
+    return st;
+}
+
+static const char *
+parse_err(arena *a, const char *sql, int *code)
+{
+    plan_stmt *st = NULL;
+    static db_error err;
+    db_error_clear(&err);
+    int rc = plan__parse(a, sql, strlen(sql), false, false, false, &st, &err);
+    cr_assert_eq(rc, DB_ERR, "parse of [%s] should fail", sql);
+    *code = err.code;
+    return err.msg;
+}
+
+Test(plan_parse, select_shapes)
+{
+    arena *a = arena_new(0);
+    plan_stmt *st = parse_ok(a, "SELECT 1, 'a' AS x, 2 y, 3 'z', 4 AS \"w\" FROM DUAL LIMIT 1");
+    cr_assert_eq(st->kind, PS_SELECT);
+    cr_assert_eq(st->nitems, 5);
+    cr_assert_null(st->items[0].alias);
+    cr_assert_str_eq(st->items[1].alias, "x");
+    cr_assert_str_eq(st->items[2].alias, "y");
+    cr_assert_str_eq(st->items[3].alias, "z");
+    cr_assert_str_eq(st->items[4].alias, "w");
+    cr_assert(st->has_limit);
+    cr_assert_eq(st->limit_count, 1);
+    st = parse_ok(a, "select 1 limit 2, 3");
+    cr_assert_eq(st->limit_offset, 2);
+    cr_assert_eq(st->limit_count, 3);
+    st = parse_ok(a, "select 1 limit 3 offset 2");
+    cr_assert_eq(st->limit_offset, 2);
+    cr_assert_eq(st->limit_count, 3);
+    st = parse_ok(a, "select * from db1.t1 as x, t2");
+    cr_assert_eq(st->ntables, 2);
+    cr_assert_str_eq(st->tables[0].db, "db1");
+    cr_assert_str_eq(st->tables[0].alias, "x");
+    cr_assert(st->items[0].is_star);
+    arena_free(a);
+}
+
+Test(plan_parse, precedence)
+{
+    arena *a = arena_new(0);
+    plan_stmt *st = parse_ok(a, "select 1 + 2 * 3");
+    plan_ast *x = st->items[0].expr;
+    cr_assert_eq(x->kind, PA_BINARY);
+    cr_assert_eq(x->op, TK_PLUS);
+    cr_assert_eq(x->args[1]->op, TK_STAR);
+    st = parse_ok(a, "select not 1 = 2");
+    x = st->items[0].expr;
+    cr_assert_eq(x->kind, PA_UNARY);
+    cr_assert_eq(x->args[0]->op, TK_EQ);
+    st = parse_ok(a, "select 1 between 0 and 2 and 3");
+    x = st->items[0].expr;
+    cr_assert_eq(x->op, TK_AND);
+    cr_assert_eq(x->args[0]->kind, PA_BETWEEN);
+    st = parse_ok(a, "select a or b xor c and d");
+    x = st->items[0].expr;
+    cr_assert_eq(x->op, TK_OR);
+    cr_assert_eq(x->args[1]->op, TK_XOR);
+    cr_assert_eq(x->args[1]->args[1]->op, TK_AND);
+    st = parse_ok(a, "select @a := 1 + 2");
+    x = st->items[0].expr;
+    cr_assert_eq(x->kind, PA_ASSIGN);
+    cr_assert_eq(x->args[0]->op, TK_PLUS);
+    st = parse_ok(a, "select - - 1, !0 = 1");
+    cr_assert_eq(st->items[1].expr->kind, PA_BINARY); /* (!0) = 1 */
+    st = parse_ok(a, "select 'a' 'b' 'c'");
+    cr_assert_eq(st->items[0].expr->kind, PA_STRING);
+    cr_assert_str_eq(st->items[0].expr->str, "abc");
+    arena_free(a);
+}
+
+Test(plan_parse, spans_cover_the_written_text)
+{
+    arena *a = arena_new(0);
+    const char *sql = "select  ( 1 + 2 ) , now( ) , x.y";
+    plan_stmt *st = parse_ok(a, sql);
+    plan_ast *x = st->items[0].expr;
+    cr_assert_eq(strncmp(sql + x->off, "( 1 + 2 )", x->end - x->off), 0);
+    x = st->items[1].expr;
+    cr_assert_eq(strncmp(sql + x->off, "now( )", x->end - x->off), 0);
+    cr_assert_eq(x->end - x->off, 6);
+    arena_free(a);
+}
+
+Test(plan_parse, nonreserved_keywords_are_identifiers)
+{
+    arena *a = arena_new(0);
+    plan_stmt *st = parse_ok(a, "select status, variables, names, global, session, `date`, "
+                                "user() , database(), count, end, level");
+    cr_assert_eq(st->nitems, 11);
+    cr_assert_eq(st->items[0].expr->kind, PA_COLUMN);
+    cr_assert_str_eq(st->items[0].expr->name, "status");
+    cr_assert_eq(st->items[6].expr->kind, PA_FUNC);
+    st = parse_ok(a, "select 1 status");
+    cr_assert_str_eq(st->items[0].alias, "status");
+    arena_free(a);
+}
+
+Test(plan_parse, statements)
+{
+    arena *a = arena_new(0);
+    cr_assert_eq(parse_ok(a, "SET autocommit=1")->kind, PS_SET);
+    cr_assert_eq(parse_ok(a, "set transaction isolation level read committed")->kind,
+                 PS_SET_TRANSACTION);
+    cr_assert_eq(parse_ok(a, "SET GLOBAL TRANSACTION READ ONLY")->kind, PS_SET_TRANSACTION);
+    cr_assert_eq(parse_ok(a, "show variables like 'x%'")->kind, PS_SHOW_VARIABLES);
+    cr_assert_eq(parse_ok(a, "show global status")->kind, PS_SHOW_STATUS);
+    cr_assert_eq(parse_ok(a, "show full processlist")->kind, PS_SHOW_PROCESSLIST);
+    cr_assert_eq(parse_ok(a, "show count(*) warnings")->kind, PS_SHOW_COUNT_WARNINGS);
+    cr_assert_eq(parse_ok(a, "show databases")->kind, PS_SHOW_DATABASES);
+    cr_assert_eq(parse_ok(a, "show character set")->kind, PS_SHOW_CHARSET);
+    cr_assert_eq(parse_ok(a, "kill query 5")->kind, PS_KILL);
+    cr_assert_eq(parse_ok(a, "use `mysql`")->kind, PS_USE);
+    cr_assert_eq(parse_ok(a, "begin work")->kind, PS_BEGIN);
+    cr_assert_eq(parse_ok(a, "START TRANSACTION READ ONLY, WITH CONSISTENT SNAPSHOT")->kind,
+                 PS_BEGIN);
+    cr_assert_eq(parse_ok(a, "commit work;")->kind, PS_COMMIT);
+    cr_assert_eq(parse_ok(a, "rollback")->kind, PS_ROLLBACK);
+    cr_assert_eq(parse_ok(a, "set password = 'x'")->kind, PS_UNSUPPORTED);
+    plan_stmt *st = parse_ok(a, "SET GLOBAL a=1, b=2, SESSION c=3, d=4, @@global.e=5, f=6");
+    cr_assert_eq(st->nsets, 6);
+    cr_assert_eq(st->sets[0].scope, PLAN_SCOPE_GLOBAL);
+    cr_assert_eq(st->sets[1].scope, PLAN_SCOPE_GLOBAL);
+    cr_assert_eq(st->sets[2].scope, PLAN_SCOPE_SESSION);
+    cr_assert_eq(st->sets[3].scope, PLAN_SCOPE_SESSION);
+    cr_assert_eq(st->sets[4].scope, PLAN_SCOPE_GLOBAL);
+    cr_assert_eq(st->sets[5].scope, PLAN_SCOPE_SESSION);
+    arena_free(a);
+}
+
+Test(plan_parse, syntax_error_text)
+{
+    arena *a = arena_new(0);
+    int code;
+    const char *msg = parse_err(a, "select 1 frm dual", &code);
+    cr_assert_eq(code, 1064);
+    cr_assert_str_eq(msg, "You have an error in your SQL syntax; check the manual that corresponds "
+                          "to your MySQL server version for the right syntax to use near 'dual' "
+                          "at line 1");
+    msg = parse_err(a, "select 1 +", &code);
+    cr_assert_str_eq(msg, "You have an error in your SQL syntax; check the manual that corresponds "
+                          "to your MySQL server version for the right syntax to use near '' at "
+                          "line 1");
+    msg = parse_err(a, "select\n1\n,,", &code);
+    cr_assert(strstr(msg, "near ',' at line 3") != NULL, "%s", msg);
+    msg = parse_err(a, "selec 1", &code);
+    cr_assert(strstr(msg, "near 'selec 1' at line 1") != NULL, "%s", msg);
+    msg = parse_err(a, "select 'abc", &code);
+    cr_assert(strstr(msg, "near ''abc' at line 1") != NULL, "%s", msg);
+    arena_free(a);
+}
+
+Test(plan_parse, syntax_error_truncates_to_80)
+{
+    arena *a = arena_new(0);
+    char sql[300];
+    strcpy(sql, "select 1 2 ");
+    for (int i = 0; i < 20; i++) {
+        strcat(sql, "abcdefghij");
+    }
+    int code;
+    const char *msg = parse_err(a, sql, &code);
+    const char *near = strstr(msg, "near '");
+    cr_assert_not_null(near);
+    near += 6;
+    const char *end = strstr(near, "' at line");
+    cr_assert_eq(end - near, 80);
+    arena_free(a);
+}
+
+Test(plan_parse, empty_query)
+{
+    arena *a = arena_new(0);
+    int code;
+    parse_err(a, "  -- nothing\n /* here */ ", &code);
+    cr_assert_eq(code, 1065);
+    parse_err(a, ";", &code);
+    cr_assert_eq(code, 1065);
+    arena_free(a);
+}
+
+Test(plan_parse, two_statements_is_a_syntax_error)
+{
+    arena *a = arena_new(0);
+    int code;
+    const char *msg = parse_err(a, "select 1; select 2", &code);
+    cr_assert_eq(code, 1064);
+    cr_assert(strstr(msg, "near 'select 2' at line 1") != NULL, "%s", msg);
+    arena_free(a);
+}
+
+Test(plan_parse, deep_nesting_overflows_cleanly)
+{
+    arena *a = arena_new(0);
+    static char sql[20000];
+    strcpy(sql, "select ");
+    for (int i = 0; i < 5000; i++) {
+        strcat(sql, "(");
+    }
+    strcat(sql, "1");
+    for (int i = 0; i < 5000; i++) {
+        strcat(sql, ")");
+    }
+    int code;
+    const char *msg = parse_err(a, sql, &code);
+    cr_assert_eq(code, 1064);
+    cr_assert(strncmp(msg, "memory exhausted near", 21) == 0, "%s", msg);
+    arena_free(a);
+}
+
+Test(plan_parse, foreign_statements_are_syntax_errors)
+{
+    tx *t = tx_new();
+    cr_assert_eq(tx_err(t, "create table t (a int)"), 1064);
+    cr_assert_eq(tx_err(t, "frobnicate"), 1064);
+    cr_assert_str_eq(t->err.sqlstate, "42000");
+    tx_free(t);
+}
