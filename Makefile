@@ -16,7 +16,10 @@ DEB_PACKAGES := build-essential pkg-config lemon clang-format \
 	libmariadb-dev mariadb-client openssl \
 	python3 python3-pymysql python3-mysqldb \
 	default-jdk-headless libmariadb-java \
-	unixodbc odbc-mariadb nodejs npm
+	unixodbc odbc-mariadb
+# Node.js and npm: any install that provides the commands will do (the machine image may carry
+# NodeSource's nodejs, which bundles npm and conflicts with Debian's npm package).
+DEB_NODE_PACKAGES := nodejs npm
 
 ifeq ($(V),1)
 Q :=
@@ -154,6 +157,8 @@ deps:
 	$(Q)missing=""; for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
 			|| missing="$$missing $$p"; done; \
+	if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		missing="$$missing $(DEB_NODE_PACKAGES)"; fi; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			echo "installing:$$missing"; \
