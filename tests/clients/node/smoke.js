@@ -1,0 +1,70 @@
+// Node mysql2 smoke test: node smoke.js PORT
+// connection.query only (text protocol; `?` placeholders are escaped client-side), charset utf8mb4.
+// Connects to 127.0.0.1:PORT as root with no password and checks values. Exit 0 if all pass.
+'use strict';
+
+const mysql = require('mysql2/promise');
+
+let failures = 0;
+
+function check(what, got, want) {
+  const g = JSON.stringify(got);
+  const w = JSON.stringify(want);
+  if (g === w) {
+    console.log(`  ok   ${what} = ${g}`);
+  } else {
+    console.log(`  FAIL ${what}: got ${g}, want ${w}`);
+    failures++;
+  }
+}
+
+async function main() {
+  const port = Number(process.argv[2]);
+  const conn = await mysql.createConnection({
+    host: '127.0.0.1', port, user: 'root', password: '', charset: 'utf8mb4',
+    connectTimeout: 10000, supportBigNumbers: true,
+  });
+  const hs = conn.connection._handshakePacket;
+  console.log(`  server version ${hs ? hs.serverVersion : '?'}`);
+
+  let [rows, fields] = await conn.query('SELECT 1');
+  check('SELECT 1', rows, [{ 1: 1 }]);
+  check('SELECT 1 column name', fields.map((f) => f.name), ['1']);
+
+  await conn.query('SET @@session.sql_select_limit = 7');
+  [rows] = await conn.query({ sql: 'SELECT @@sql_select_limit', rowsAsArray: true });
+  check('@@sql_select_limit after SET', rows, [[7]]);
+  await conn.query('SET @x = 42');
+  [rows] = await conn.query({ sql: 'SELECT @x', rowsAsArray: true });
+  check('@x after SET @x = 42', rows, [[42]]);
+
+  const text = 'it\'s a "quote" \\ back \u2603 \u{1F642}';
+  [rows] = await conn.query({ sql: 'SELECT ?, ?, ?', rowsAsArray: true }, [text, 42, null]);
+  check('SELECT ?, ?, ? round trip', rows, [[text, 42, null]]);
+
+  try {
+    await conn.query('SELEC 1');
+    check('SELEC 1 rejects', 'no error', 'error');
+  } catch (e) {
+    check('SELEC 1 errno', e.errno, 1064);
+    check('SELEC 1 sqlState', e.sqlState, '42000');
+    check('SELEC 1 code', e.code, 'ER_PARSE_ERROR');
+  }
+  [rows] = await conn.query({ sql: 'SELECT 1', rowsAsArray: true });
+  check('SELECT 1 after the error', rows, [[1]]);
+  [rows] = await conn.query({ sql: 'SELECT @x', rowsAsArray: true });
+  check('@x kept after the error', rows, [[42]]);
+
+  await conn.ping();
+  [rows] = await conn.query({ sql: 'SELECT 2', rowsAsArray: true });
+  check('SELECT 2 after COM_PING', rows, [[2]]);
+  await conn.end();
+}
+
+main().then(
+  () => process.exit(failures === 0 ? 0 : 1),
+  (e) => {
+    console.log(`  FAIL unexpected error: ${e && e.stack ? e.stack : e}`);
+    process.exit(1);
+  },
+);
