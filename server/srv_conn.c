@@ -351,6 +351,13 @@ process_input(srv_conn *c)
                 continue;
             }
         }
+        /* During authentication the client must continue our sequence (I4). */
+        if ((c->state == SRV_CONN_HANDSHAKE || c->state == SRV_CONN_AUTH_SWITCH) &&
+            pkt.seq != c->seq) {
+            db_error_set(&e, ER_NET_PACKETS_OUT_OF_ORDER);
+            fail_and_close(c, &e, (uint8_t)(pkt.seq + 1));
+            return;
+        }
         /* Copy the payload so `in` may grow while the worker reads it. */
         buf_clear(&c->joined);
         buf_append(&c->joined, pkt.payload, pkt.len);
