@@ -400,3 +400,10 @@ casttype(A) ::= DATETIME. { A = plan_ast_cast_type(pp, PLAN_CAST_DATETIME, NULL,
 casttype(A) ::= DATETIME LP INTNUM(N) RP. { A = plan_ast_cast_type(pp, PLAN_CAST_DATETIME, NULL, &N); }
 casttype(A) ::= TIME. { A = plan_ast_cast_type(pp, PLAN_CAST_TIME, NULL, NULL); }
 casttype(A) ::= TIME LP INTNUM(N) RP. { A = plan_ast_cast_type(pp, PLAN_CAST_TIME, NULL, &N); }
+/* Doris type names (INT, TINYINT, BIGINT, LARGEINT, BOOLEAN, FLOAT, DECIMALV3, VARCHAR, STRING,
+ * TEXT, DATEV2, DATETIMEV2, ...): looked up by plan_ast_cast_named, not reserved words. */
+casttype(A) ::= INT(N). { A = plan_ast_cast_named(pp, &N, NULL, NULL); }
+casttype(A) ::= INTEGER(N). { A = plan_ast_cast_named(pp, &N, NULL, NULL); }
+casttype(A) ::= ID(N). { A = plan_ast_cast_named(pp, &N, NULL, NULL); }
+casttype(A) ::= ID(N) LP INTNUM(P) RP. { A = plan_ast_cast_named(pp, &N, &P, NULL); }
+casttype(A) ::= ID(N) LP INTNUM(P) COMMA INTNUM(S) RP. { A = plan_ast_cast_named(pp, &N, &P, &S); }

@@ -383,7 +383,9 @@ analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err)
         e->scope = (plan_scope)x->op;
         e->name = x->name;
         plan__sysvar_type(idx, &e->t);
-        e->vk = e->t.type == PLAN_TYPE_BIGINT ? PV_INT : PV_STRING;
+        e->vk = e->t.type == PLAN_TYPE_BIGINT
+                        ? PV_INT
+                        : (e->t.type == PLAN_TYPE_DECIMAL ? PV_DECIMAL : PV_STRING);
         e->eval = eval_sysvar;
         return DB_OK;
     }
@@ -465,7 +467,9 @@ analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err)
             if (!c) {
                 return db_error_set(err, ER_UNKNOWN_COLLATION, x->qual);
             }
-            e->op = strcmp(c->charset, "binary") == 0 ? 2 : 0;
+            size_t n = strlen(c->name);
+            bool bin_coll = n > 4 && strcmp(c->name + n - 4, "_bin") == 0;
+            e->op = strcmp(c->charset, "binary") == 0 ? 2 : (bin_coll ? 3 : 0);
         }
     }
     return plan__op_type(cx, e, x->kind, err);

@@ -14,6 +14,10 @@
 static void span_tokens(plan_ast *x, const plan_token *first, const plan_token *last);
 static void *grow(arena *a, void *items, uint32_t n, uint32_t *cap, size_t elem);
 static void parse_error(plan_parse *pp, db_error *err);
+static bool is_blank(char c);
+static int parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi,
+                      bool no_backslash_escapes, bool ansi_quotes, bool pipes_as_concat,
+                      plan_stmt **stmt, db_error *err);
 static const char *var_name(plan_parse *pp, const plan_token *t, plan_scope *scope);
 
 static void
@@ -389,10 +393,45 @@ plan_cast
 plan_ast_cast_type(plan_parse *pp, plan_cast_kind kind, const plan_token *len,
                    const plan_token *scale)
 {
-    plan_cast c = {kind, -1, -1};
+    plan_cast c = {kind, -1, -1, PLAN_TYPE_NULL, false};
+    /* DECIMAL and DOUBLE are Doris type names too: Doris conversion rules. SIGNED / UNSIGNED
+     * keep MySQL's (README §Decisions). */
+    c.doris = kind == PLAN_CAST_DECIMAL || kind == PLAN_CAST_DOUBLE;
     if (len) {
         uint64_t v = plan_ast_uint(pp, len);
         c.len = v > INT32_MAX ? INT32_MAX : (int64_t)v;
+    }
+    if (scale) {
+        uint64_t v = plan_ast_uint(pp, scale);
+        c.scale = v > INT32_MAX ? INT32_MAX : (int64_t)v;
+    }
+    return c;
+}
+
+plan_cast
+plan_ast_cast_named(plan_parse *pp, const plan_token *name, const plan_token *len,
+                    const plan_token *scale)
+{
+    plan_cast c = {PLAN_CAST_SIGNED, -1, -1, PLAN_TYPE_NULL, false};
+    int nargs = scale ? 2 : (len ? 1 : 0);
+    /* A quoted identifier is never a type name. */
+    bool is_word = name->n > 0 && ((name->z[0] >= 'a' && name->z[0] <= 'z') ||
+                                   (name->z[0] >= 'A' && name->z[0] <= 'Z'));
+    if (!is_word || !plan__cast_named(name->z, name->n, nargs, &c)) {
+        if (!pp->failed) {
+            pp->failed = true;
+            pp->bad = *name;
+        }
+        return c;
+    }
+    if (len) {
+        uint64_t v = plan_ast_uint(pp, len);
+        int64_t n = v > INT32_MAX ? INT32_MAX : (int64_t)v;
+        if (c.kind == PLAN_CAST_DATETIME) {
+            c.scale = n; /* DATETIMEV2(p): fractional digits */
+        } else {
+            c.len = n;
+        }
     }
     if (scale) {
         uint64_t v = plan_ast_uint(pp, scale);
@@ -560,18 +599,31 @@ plan_stmt_unsupported(plan_parse *pp, const char *what)
 
 /* ---- the driver ---- */
 
-/* MySQL's text: near '<rest of the statement from the bad token, 80 bytes>' at line N. */
+/* MySQL's text: near '<rest of the text from the bad token, 80 bytes>' at line N. In a
+ * multi-statement text the rest runs to the end of the whole text, without its trailing blanks
+ * and ';' (MySQL strips them from a query before parsing), and lines count from the
+ * statement's first non-blank byte (MySQL restarts its lexer there). */
 static void
 parse_error(plan_parse *pp, db_error *err)
 {
+    size_t end = pp->text_len, start = 0;
+    if (pp->in_multi) {
+        while (end > 0 && (pp->sql[end - 1] == ';' || is_blank(pp->sql[end - 1]))) {
+            end--;
+        }
+        while (start < pp->len && is_blank(pp->sql[start])) {
+            start++;
+        }
+    }
     size_t off = pp->bad.off <= pp->len ? pp->bad.off : pp->len;
+    off = off <= end ? off : end;
     int line = 1;
-    for (size_t i = 0; i < off; i++) {
+    for (size_t i = start; i < off; i++) {
         if (pp->sql[i] == '\n') {
             line++;
         }
     }
-    size_t n = pp->len - off;
+    size_t n = end - off;
     if (n > 80) {
         n = 80;
         /* Do not cut a UTF-8 sequence in half. */
@@ -589,15 +641,42 @@ parse_error(plan_parse *pp, db_error *err)
     }
 }
 
+static bool
+is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
 int
 plan__parse(arena *a, const char *sql, size_t len, bool no_backslash_escapes, bool ansi_quotes,
             bool pipes_as_concat, plan_stmt **stmt, db_error *err)
+{
+    return parse_text(a, sql, len, len, false, no_backslash_escapes, ansi_quotes, pipes_as_concat,
+                      stmt, err);
+}
+
+int
+plan__parse_in(arena *a, const char *sql, size_t len, size_t text_len, bool no_backslash_escapes,
+               bool ansi_quotes, bool pipes_as_concat, plan_stmt **stmt, db_error *err)
+{
+    DB_ASSERT(len <= text_len);
+    return parse_text(a, sql, len, text_len, true, no_backslash_escapes, ansi_quotes,
+                      pipes_as_concat, stmt, err);
+}
+
+/* Parse sql[0..len); text_len and in_multi only shape the syntax error text. */
+static int
+parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi,
+           bool no_backslash_escapes, bool ansi_quotes, bool pipes_as_concat, plan_stmt **stmt,
+           db_error *err)
 {
     plan_parse pp;
     memset(&pp, 0, sizeof pp);
     pp.a = a;
     pp.sql = sql;
     pp.len = len;
+    pp.text_len = text_len;
+    pp.in_multi = in_multi;
     pp.no_backslash_escapes = no_backslash_escapes;
     pp.pipes_as_concat = pipes_as_concat;
     pp.stmt = arena_calloc(a, 1, sizeof(plan_stmt));

@@ -676,6 +676,8 @@ is_diagnostic(const plan_stmt *st)
 }
 
 static void clear_diagnostics(plan_session *s);
+static int execute(plan_session *s, const char *sql, size_t len, size_t text_len, bool in_multi,
+                   arena *a, const plan_sink *sink, plan_outcome *out, db_error *err);
 
 static void
 clear_diagnostics(plan_session *s)
@@ -689,15 +691,33 @@ int
 plan_execute(plan_session *s, const char *sql, size_t len, arena *a, const plan_sink *sink,
              plan_outcome *out, db_error *err)
 {
+    return execute(s, sql, len, len, false, a, sink, out, err);
+}
+
+int
+plan_execute_multi(plan_session *s, const char *sql, size_t len, size_t stmt_len, arena *a,
+                   const plan_sink *sink, plan_outcome *out, db_error *err)
+{
+    DB_ASSERT(stmt_len <= len);
+    return execute(s, sql, stmt_len, len, true, a, sink, out, err);
+}
+
+/* Run sql[0..len); text_len / in_multi only shape a syntax error's text (plan__parse_in). */
+static int
+execute(plan_session *s, const char *sql, size_t len, size_t text_len, bool in_multi, arena *a,
+        const plan_sink *sink, plan_outcome *out, db_error *err)
+{
     memset(out, 0, sizeof *out);
     atomic_store(&s->interrupted, false);
     atomic_fetch_add(&s->srv->questions, 1);
     const char *mode = s->vars[plan__sysvar_find("sql_mode")].s;
     mode = mode ? mode : "";
     plan_stmt *st = NULL;
-    int rc = plan__parse(a, sql, len, strstr(mode, "NO_BACKSLASH_ESCAPES") != NULL,
-                         strstr(mode, "ANSI_QUOTES") != NULL,
-                         strstr(mode, "PIPES_AS_CONCAT") != NULL, &st, err);
+    bool nbe = strstr(mode, "NO_BACKSLASH_ESCAPES") != NULL;
+    bool aq = strstr(mode, "ANSI_QUOTES") != NULL;
+    bool pac = strstr(mode, "PIPES_AS_CONCAT") != NULL;
+    int rc = in_multi ? plan__parse_in(a, sql, len, text_len, nbe, aq, pac, &st, err)
+                      : plan__parse(a, sql, len, nbe, aq, pac, &st, err);
     if (rc != DB_OK || !is_diagnostic(st)) {
         clear_diagnostics(s);
     }
@@ -710,10 +730,14 @@ plan_execute(plan_session *s, const char *sql, size_t len, arena *a, const plan_
         cx.sql_len = len;
         cx.div_incr = (int)s->vars[plan__sysvar_find("div_precision_increment")].i;
         cx.max_packet = s->vars[plan__sysvar_find("max_allowed_packet")].i;
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        cx.now_utc_us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-        cx.now_us = cx.now_utc_us + plan__tz_offset(s, ts.tv_sec) * 1000000;
+        if (s->user_time_us > 0) {
+            cx.now_utc_us = s->user_time_us; /* SET timestamp */
+        } else {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            cx.now_utc_us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+        }
+        cx.now_us = cx.now_utc_us + plan__tz_offset(s, cx.now_utc_us / 1000000) * 1000000;
         switch (st->kind) {
         case PS_SELECT:
             rc = exec_select(&cx, st, sink, out, err);

@@ -52,6 +52,7 @@ plan__num_prec(const plan_xtype *t)
 {
     switch (t->type) {
     case PLAN_TYPE_DECIMAL:
+    case PLAN_TYPE_LARGEINT:
         return t->precision;
     case PLAN_TYPE_BOOLEAN:
     case PLAN_TYPE_TINYINT:
@@ -246,7 +247,7 @@ plan__coerce(plan_ectx *cx, plan_value *v, plan_vkind vk, const plan_xtype *t, d
     default: {
         plan_cast c = {vk == PV_DATE ? PLAN_CAST_DATE
                                      : (vk == PV_TIME ? PLAN_CAST_TIME : PLAN_CAST_DATETIME),
-                       -1, t->scale};
+                       -1, t->scale, PLAN_TYPE_NULL, false};
         plan_value in = *v;
         return plan__v_cast(cx, &in, &c, v, err);
     }
@@ -268,7 +269,8 @@ plan__cmp_mode(const plan_expr *l, const plan_expr *r)
     bool adt = a == PV_DATE || a == PV_DATETIME || a == PV_TIME;
     bool bdt = b == PV_DATE || b == PV_DATETIME || b == PV_TIME;
     if (a == PV_STRING && b == PV_STRING) {
-        return (l->t.is_binary || r->t.is_binary) ? PLAN_CMP_BINARY : PLAN_CMP_STRING;
+        bool bin = l->t.is_binary || r->t.is_binary || l->t.is_bin_coll || r->t.is_bin_coll;
+        return bin ? PLAN_CMP_BINARY : PLAN_CMP_STRING;
     }
     if ((adt && (bdt || b == PV_STRING)) || (bdt && a == PV_STRING)) {
         return PLAN_CMP_DATETIME;
@@ -282,31 +284,19 @@ plan__cmp_mode(const plan_expr *l, const plan_expr *r)
     return PLAN_CMP_DOUBLE;
 }
 
-static int str_cmp_ci(const char *a, size_t al, const char *b, size_t bl, bool ci);
+static int str_cmp_ci(plan_ectx *cx, const char *a, size_t al, const char *b, size_t bl, bool ci);
 
-/* PAD SPACE comparison: trailing spaces do not count (utf8mb4_general_ci, binary strings too
- * only when !ci is false: binary compares every byte). */
+/* ci: utf8mb4_general_ci-like, PAD SPACE (plan__cmp_ci); otherwise bytewise (binary). */
 static int
-str_cmp_ci(const char *a, size_t al, const char *b, size_t bl, bool ci)
+str_cmp_ci(plan_ectx *cx, const char *a, size_t al, const char *b, size_t bl, bool ci)
 {
     if (ci) {
-        while (al > 0 && a[al - 1] == ' ') {
-            al--;
-        }
-        while (bl > 0 && b[bl - 1] == ' ') {
-            bl--;
-        }
+        return plan__cmp_ci(cx->s->srv->ctype, a, al, b, bl);
     }
     size_t n = al < bl ? al : bl;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
-        if (ci) {
-            x = (x >= 'A' && x <= 'Z') ? (unsigned char)(x + 32) : x;
-            y = (y >= 'A' && y <= 'Z') ? (unsigned char)(y + 32) : y;
-        }
-        if (x != y) {
-            return x < y ? -1 : 1;
-        }
+    int c = n > 0 ? memcmp(a, b, n) : 0;
+    if (c != 0) {
+        return c < 0 ? -1 : 1;
     }
     return al < bl ? -1 : (al > bl ? 1 : 0);
 }
@@ -358,7 +348,7 @@ plan__compare(plan_ectx *cx, plan_cmp_mode mode, const plan_value *l, const plan
         size_t al, bl;
         plan__v_string(cx, l, &a, &al);
         plan__v_string(cx, r, &b, &bl);
-        return str_cmp_ci(a, al, b, bl, mode == PLAN_CMP_STRING);
+        return str_cmp_ci(cx, a, al, b, bl, mode == PLAN_CMP_STRING);
     }
     case PLAN_CMP_DATETIME: {
         int64_t a, b;
@@ -969,6 +959,9 @@ plan__v_cast(plan_ectx *cx, const plan_value *in, const plan_cast *c, plan_value
         *out = *in;
         return DB_OK;
     }
+    if (c->doris) {
+        return plan__v_cast_doris(cx, in, c, out, err);
+    }
     bool tr = false;
     switch (c->kind) {
     case PLAN_CAST_SIGNED:
@@ -1105,6 +1098,11 @@ plan__v_cast(plan_ectx *cx, const plan_value *in, const plan_cast *c, plan_value
         out->scale = (uint8_t)fsp;
         return DB_OK;
     }
+    case PLAN_CAST_INT:
+    case PLAN_CAST_BOOLEAN:
+    case PLAN_CAST_FLOAT:
+    case PLAN_CAST_VARCHAR:
+        break; /* Doris names: always c->doris, handled above */
     }
     return db_error_set(err, ER_NOT_SUPPORTED_YET, "this CAST");
 }
@@ -1148,7 +1146,7 @@ type_cast(plan_ectx *cx, plan_expr *e, db_error *err)
         e->vk = PV_INT;
         break;
     case PLAN_CAST_DOUBLE:
-        plan__type_double(&e->t, nullable);
+        plan__type_double(&e->t, nullable || e->cast.doris);
         e->vk = PV_DOUBLE;
         break;
     case PLAN_CAST_DECIMAL: {
@@ -1167,7 +1165,7 @@ type_cast(plan_ectx *cx, plan_expr *e, db_error *err)
         }
         e->cast.len = p;
         e->cast.scale = s;
-        plan__type_decimal(&e->t, (int)p, (int)s, nullable);
+        plan__type_decimal(&e->t, (int)p, (int)s, nullable || e->cast.doris);
         e->vk = PV_DECIMAL;
         break;
     }
@@ -1183,6 +1181,41 @@ type_cast(plan_ectx *cx, plan_expr *e, db_error *err)
         plan__type_datetime(&e->t, PLAN_TYPE_DATE, 0, true);
         e->vk = PV_DATE;
         break;
+    case PLAN_CAST_INT:
+        if (e->cast.type == PLAN_TYPE_LARGEINT) {
+            plan__type_decimal(&e->t, PLAN_DEC_MAX_PREC, 0, true);
+            e->t.type = PLAN_TYPE_LARGEINT;
+            e->t.length = 40;
+            e->vk = PV_DECIMAL;
+            break;
+        }
+        plan__type_bigint(&e->t, 20, true);
+        e->t.type = e->cast.type;
+        e->t.length = e->cast.type == PLAN_TYPE_TINYINT
+                              ? 4
+                              : (e->cast.type == PLAN_TYPE_SMALLINT
+                                         ? 6
+                                         : (e->cast.type == PLAN_TYPE_INT ? 11 : 20));
+        e->vk = PV_INT;
+        break;
+    case PLAN_CAST_BOOLEAN:
+        plan__type_bigint(&e->t, 1, true);
+        e->t.type = PLAN_TYPE_BOOLEAN;
+        e->vk = PV_INT;
+        break;
+    case PLAN_CAST_FLOAT:
+        plan__type_double(&e->t, true);
+        e->t.type = PLAN_TYPE_FLOAT;
+        e->t.length = 12;
+        e->vk = PV_DOUBLE;
+        break;
+    case PLAN_CAST_VARCHAR: {
+        uint32_t len = e->cast.len >= 0 ? (uint32_t)e->cast.len : plan__type_strlen(&x->t);
+        plan__type_string(&e->t, len, nullable);
+        e->t.type = e->cast.type;
+        e->vk = PV_STRING;
+        break;
+    }
     case PLAN_CAST_DATETIME:
     case PLAN_CAST_TIME:
         if (e->cast.scale > 6) {
@@ -1401,6 +1434,7 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
     case PA_COLLATE:
         plan__type_string(&e->t, plan__type_strlen(&e->args[0]->t), nullable);
         e->t.is_binary = e->op == 2;
+        e->t.is_bin_coll = e->op == 3;
         e->vk = PV_STRING;
         e->cast.kind = PLAN_CAST_CHAR;
         e->cast.len = -1;

@@ -332,7 +332,7 @@ ev_unix_timestamp(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *
     if (plan__eval(cx, e->args[0], &v, err) != DB_OK) {
         return DB_ERR;
     }
-    plan_cast c = {PLAN_CAST_DATETIME, -1, 6};
+    plan_cast c = {PLAN_CAST_DATETIME, -1, 6, PLAN_TYPE_NULL, false};
     if (v.kind != PV_DATETIME && v.kind != PV_DATE) {
         if (v.kind == PV_NULL || plan__v_cast(cx, &v, &c, &dt, err) != DB_OK ||
             dt.kind == PV_NULL) {
@@ -526,18 +526,12 @@ ev_case_fold(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         *out = plan__v_null();
         return DB_OK;
     }
-    char *b = arena_strndup(cx->a, s, len);
-    if (!e->args[0]->t.is_binary) {
-        for (size_t i = 0; i < len; i++) {
-            unsigned char c = (unsigned char)b[i];
-            if (e->op == 1 && c >= 'a' && c <= 'z') {
-                b[i] = (char)(c - 32);
-            } else if (e->op == 0 && c >= 'A' && c <= 'Z') {
-                b[i] = (char)(c + 32);
-            }
-        }
+    if (e->args[0]->t.is_binary) {
+        *out = plan__v_str(s, len); /* binary strings have no letter case */
+    } else {
+        char *b = arena_alloc(cx->a, 2 * len + 1);
+        *out = plan__v_str(b, plan__case_map(cx->s->srv->ctype, e->op == 1, s, len, b));
     }
-    *out = plan__v_str(b, len);
     out->is_binary = e->args[0]->t.is_binary;
     return DB_OK;
 }

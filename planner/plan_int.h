@@ -7,6 +7,7 @@
 
 #include "planner/planner.h"
 
+#include <locale.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -90,12 +91,19 @@ typedef enum plan_cast_kind {
     PLAN_CAST_DATE,
     PLAN_CAST_DATETIME,
     PLAN_CAST_TIME,
+    PLAN_CAST_INT,     /* Doris INT, INTEGER, TINYINT, SMALLINT, BIGINT, LARGEINT (see type) */
+    PLAN_CAST_BOOLEAN, /* Doris BOOLEAN / BOOL */
+    PLAN_CAST_FLOAT,   /* Doris FLOAT (single precision) */
+    PLAN_CAST_VARCHAR, /* Doris VARCHAR[(n)], STRING, TEXT (see type) */
 } plan_cast_kind;
 
 typedef struct plan_cast {
     plan_cast_kind kind;
-    int64_t len;   /* CHAR(n)/BINARY(n): n, or -1; DECIMAL: precision or -1 */
-    int64_t scale; /* DECIMAL scale or -1; DATETIME/TIME fsp or -1 */
+    int64_t len;    /* CHAR(n)/BINARY(n)/VARCHAR(n): n, or -1; DECIMAL: precision or -1 */
+    int64_t scale;  /* DECIMAL scale or -1; DATETIME/TIME fsp or -1 */
+    plan_type type; /* PLAN_CAST_INT: the integer type; PLAN_CAST_VARCHAR: VARCHAR or STRING */
+    bool doris;     /* Doris conversion rules (plan_cast.c): invalid or out-of-range input is
+                       NULL without a warning; numbers truncate toward zero into integers */
 } plan_cast;
 
 enum { PLAN_TRIM_BOTH = 0, PLAN_TRIM_LEADING = 1, PLAN_TRIM_TRAILING = 2 };
@@ -229,15 +237,23 @@ typedef struct plan_parse {
     plan_scope set_scope; /* SET: scope carried to the following assignments */
     bool no_backslash_escapes;
     bool pipes_as_concat;
-    bool failed;    /* the grammar reported a syntax error or stack overflow */
-    bool overflow;  /* the error was a parser stack overflow */
-    plan_token bad; /* the token at the syntax error */
+    size_t text_len; /* bytes of the whole query text (>= len) for error quotes */
+    bool in_multi;   /* quote MySQL's way for one statement of a multi-statement text */
+    bool failed;     /* the grammar reported a syntax error or stack overflow */
+    bool overflow;   /* the error was a parser stack overflow */
+    plan_token bad;  /* the token at the syntax error */
 } plan_parse;
 
 /* Parse one statement of sql[0..len) into *stmt (allocated in a). ER_PARSE_ERROR,
  * ER_EMPTY_QUERY. */
 int plan__parse(arena *a, const char *sql, size_t len, bool no_backslash_escapes, bool ansi_quotes,
                 bool pipes_as_concat, plan_stmt **stmt, db_error *err);
+/* plan__parse for one statement sql[0..len) of a longer text sql[0..text_len): a syntax error
+ * quotes from the bad token to the end of the text without its trailing blanks and ';', and
+ * counts lines from the statement's first non-blank byte (MySQL's multi-statement texts). */
+int plan__parse_in(arena *a, const char *sql, size_t len, size_t text_len,
+                   bool no_backslash_escapes, bool ansi_quotes, bool pipes_as_concat,
+                   plan_stmt **stmt, db_error *err);
 
 /* Builders called from grammar actions (plan_ast.c). Spans come from tokens and children. */
 plan_ast *plan_ast_new(plan_parse *pp, plan_ast_kind kind, const plan_token *first,
@@ -270,6 +286,10 @@ plan_ast *plan_ast_star(plan_parse *pp, const plan_token *t);
 plan_ast_list *plan_ast_list_add(plan_parse *pp, plan_ast_list *l, plan_ast *x);
 plan_cast plan_ast_cast_type(plan_parse *pp, plan_cast_kind kind, const plan_token *len,
                              const plan_token *scale);
+/* A cast type written as a word (INT, TINYINT, VARCHAR, DECIMALV3, ...) with up to two
+ * arguments; an unknown word or wrong arguments is a syntax error at the word. */
+plan_cast plan_ast_cast_named(plan_parse *pp, const plan_token *name, const plan_token *len,
+                              const plan_token *scale);
 uint64_t plan_ast_uint(plan_parse *pp, const plan_token *t);
 const char *plan_ast_ident(plan_parse *pp, const plan_token *t);
 
@@ -342,6 +362,7 @@ typedef struct plan_xtype {
     bool nullable;
     bool is_unsigned;
     bool is_binary;
+    bool is_bin_coll; /* a *_bin collation (COLLATE x_bin): compares bytewise, stays text */
 } plan_xtype;
 
 plan_value plan__v_null(void);
@@ -418,7 +439,7 @@ typedef enum plan_cmp_mode {
     PLAN_CMP_DECIMAL,
     PLAN_CMP_DOUBLE,
     PLAN_CMP_STRING, /* case-insensitive (utf8mb4_general_ci for ASCII) */
-    PLAN_CMP_BINARY, /* bytewise */
+    PLAN_CMP_BINARY, /* bytewise (binary strings, *_bin collations) */
     PLAN_CMP_DATETIME,
 } plan_cmp_mode;
 
@@ -477,6 +498,25 @@ plan_cmp_mode plan__cmp_mode(const plan_expr *l, const plan_expr *r);
 /* Convert a value to the kind vk with the cast rules used for results (string, int, ...). */
 int plan__v_cast(plan_ectx *cx, const plan_value *in, const plan_cast *c, plan_value *out,
                  db_error *err);
+/* plan_cast.c: CAST with Doris rules (c->doris): INT family, BOOLEAN, FLOAT, DOUBLE, DECIMAL,
+ * VARCHAR/STRING. Invalid or out-of-range input gives NULL, never an error or a warning. */
+int plan__v_cast_doris(plan_ectx *cx, const plan_value *in, const plan_cast *c, plan_value *out,
+                       db_error *err);
+/* plan_cast.c: the Doris cast type named word[0..n) (case-insensitive) taking nargs (0..2)
+ * arguments; false when there is none. */
+bool plan__cast_named(const char *word, size_t n, int nargs, plan_cast *c);
+
+/* plan_ctype.c: case mapping of UTF-8 text with the C library's C.UTF-8 LC_CTYPE (ASCII only
+ * when that locale is missing). Invalid bytes are kept as they are. */
+locale_t plan__ctype_new(void);
+void plan__ctype_free(locale_t loc);
+/* Upper- (upper) or lower-case s[0..len) into out, which has room for 2 * len bytes; returns
+ * the bytes written (a character's encoding may change length, e.g. U+023A -> U+2C65). */
+size_t plan__case_map(locale_t loc, bool upper, const char *s, size_t len, char *out);
+/* utf8mb4_general_ci-like comparison: characters compare by their upper case, trailing spaces
+ * are ignored (PAD SPACE). Returns <0, 0, >0. */
+int plan__cmp_ci(locale_t loc, const char *a, size_t al, const char *b, size_t bl);
+
 /* String form of any value (for string functions), in cx->a. Returns false for NULL. */
 bool plan__v_string(plan_ectx *cx, const plan_value *v, const char **s, size_t *len);
 /* Record a warning on the session (level "Warning"). */
@@ -620,6 +660,8 @@ struct plan_server {
     pthread_mutex_t lock;           /* protects globals[] (SET GLOBAL vs session creation/reads) */
     plan_sysval *globals;           /* one per registry slot; guarded by lock */
     atomic_uint_fast64_t questions; /* statements executed (SHOW STATUS Questions) */
+    locale_t ctype; /* C.UTF-8 LC_CTYPE for UPPER/LOWER and _ci comparison; 0 = ASCII only.
+                       Immutable after plan_server_new; the *_l functions are thread-safe. */
 };
 
 struct plan_session {
@@ -640,6 +682,7 @@ struct plan_session {
     uint64_t found_rows;                   /* FOUND_ROWS() */
     uint64_t last_insert_id;               /* LAST_INSERT_ID() */
     int next_iso;            /* SET TRANSACTION (next transaction only), PLAN_ISO_NONE */
+    int64_t user_time_us;    /* SET timestamp: fixed NOW() as unix microseconds; 0 = clock */
     atomic_bool interrupted; /* KILL QUERY: set by any thread, cleared at statement start */
 };
 

@@ -29,6 +29,7 @@ plan_server_new(const plan_server_init *init)
     srv->globals = mem_calloc(plan__sysvar_count(), sizeof(plan_sysval));
     plan__sysvar_init_globals(srv->globals, init);
     atomic_init(&srv->questions, 0);
+    srv->ctype = plan__ctype_new(); /* (locale_t)0 without C.UTF-8: ASCII case mapping only */
     return srv;
 }
 
@@ -40,6 +41,7 @@ plan_server_free(plan_server *srv)
     }
     plan__sysval_free(srv->globals, plan__sysvar_count());
     mem_free(srv->globals);
+    plan__ctype_free(srv->ctype);
     pthread_mutex_destroy(&srv->lock);
     mem_free(srv);
 }
@@ -163,6 +165,7 @@ plan_session_reset(plan_session *s, const char *user, const char *host)
     s->found_rows = 0;
     s->last_insert_id = 0;
     s->next_iso = PLAN_ISO_NONE;
+    s->user_time_us = 0;
     if (user) {
         mem_free(s->user);
         s->user = mem_strdup(user);

@@ -28,8 +28,13 @@ static int check_track_vars(arena *a, const char *name, const char *in, const ch
 static int check_sql_mode(arena *a, const char *name, const char *in, const char **out,
                           db_error *err);
 static bool parse_offset(const char *s, int64_t *secs);
+static int timestamp_read(plan_ectx *cx, plan_value *out, plan_xtype *t);
+static int timestamp_set(plan_ectx *cx, const plan_value *v, const char *name, db_error *err);
 
 #define PLAN_SVF_SESSION_RO 8 /* the session value is read-only (max_allowed_packet) */
+/* Read-only here because fe.conf sets it, but a dynamic GLOBAL variable in MySQL: a wrong scope
+ * is reported before read-only, as MySQL does (max_connections). */
+#define PLAN_SVF_CONFIG 16
 
 static const char *const bool_names[] = {"OFF", "ON", NULL};
 static const char *const iso_names[] = {"READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ",
@@ -142,7 +147,8 @@ static const plan_sysvar_def defs[] = {
         {"lower_case_table_names", PLAN_SV_UINT, G, RO, 0, NULL, 0, 2, NULL, NULL, NULL},
         {"max_allowed_packet", PLAN_SV_UINT, B, PLAN_SVF_SESSION_RO, 4194304, NULL, 1024,
          1073741824, NULL, NULL, NULL},
-        {"max_connections", PLAN_SV_UINT, G, RO, 1024, NULL, 1, 100000, NULL, NULL, NULL},
+        {"max_connections", PLAN_SV_UINT, G, RO | PLAN_SVF_CONFIG, 1024, NULL, 1, 100000, NULL,
+         NULL, NULL},
         {"max_error_count", PLAN_SV_UINT, B, 0, 64, NULL, 0, 65535, NULL, NULL, NULL},
         {"max_execution_time", PLAN_SV_UINT, B, 0, 0, NULL, 0, 4294967295LL, NULL, NULL, NULL},
         {"net_buffer_length", PLAN_SV_UINT, B, 0, 16384, NULL, 1024, 1048576, NULL, NULL, NULL},
@@ -176,6 +182,8 @@ static const plan_sysvar_def defs[] = {
          "default_storage_engine"},
         {"system_time_zone", PLAN_SV_STRING, G, RO, 0, "UTC", 0, 0, NULL, NULL, NULL},
         {"time_zone", PLAN_SV_STRING, B, 0, 0, "SYSTEM", 0, 0, NULL, check_time_zone, NULL},
+        /* Unix seconds with microseconds (DECIMAL(17,6)); see timestamp_set / timestamp_read. */
+        {"timestamp", PLAN_SV_INT, S, PLAN_SVF_COMPUTED, 0, NULL, 0, 2147483647, NULL, NULL, NULL},
         {"transaction_isolation", PLAN_SV_ENUM, B, 0, 2, NULL, 0, 3, iso_names, NULL, NULL},
         {"transaction_read_only", PLAN_SV_BOOL, B, 0, 0, NULL, 0, 1, bool_names, NULL, NULL},
         {"tx_isolation", PLAN_SV_ENUM, B, 0, 2, NULL, 0, 3, iso_names, NULL,
@@ -329,6 +337,9 @@ plan__sysvar_read(plan_ectx *cx, int idx, plan_scope scope, plan_value *out, pla
     if (d->flags & PLAN_SVF_COMPUTED) {
         v.is_null = false;
         v.s = NULL;
+        if (strcmp(d->name, "timestamp") == 0) {
+            return timestamp_read(cx, out, t);
+        }
         if (strcmp(d->name, "warning_count") == 0) {
             v.i = (int64_t)s->warn_total;
         } else if (strcmp(d->name, "error_count") == 0) {
@@ -380,7 +391,9 @@ void
 plan__sysvar_type(int idx, plan_xtype *t)
 {
     const plan_sysvar_def *d = &defs[idx];
-    if (d->type == PLAN_SV_BOOL || d->type == PLAN_SV_INT || d->type == PLAN_SV_UINT) {
+    if (strcmp(d->name, "timestamp") == 0) {
+        plan__type_decimal(t, 17, 6, false);
+    } else if (d->type == PLAN_SV_BOOL || d->type == PLAN_SV_INT || d->type == PLAN_SV_UINT) {
         plan__type_bigint(t, d->type == PLAN_SV_UINT ? 20 : 21, false);
         t->is_unsigned = d->type == PLAN_SV_UINT;
     } else {
@@ -415,7 +428,8 @@ int
 plan__sysvar_check_settable(int idx, plan_scope scope, const char *name, db_error *err)
 {
     const plan_sysvar_def *d = &defs[idx];
-    if (d->flags & PLAN_SVF_READONLY) {
+    /* MySQL 5.7 (set_var::check): read-only first, then the scope. */
+    if ((d->flags & PLAN_SVF_READONLY) && !(d->flags & PLAN_SVF_CONFIG)) {
         return db_error_set(err, ER_READ_ONLY_VARIABLE, name);
     }
     if (scope == PLAN_SCOPE_GLOBAL && !(d->scope & PLAN_SV_GLOBAL)) {
@@ -423,6 +437,9 @@ plan__sysvar_check_settable(int idx, plan_scope scope, const char *name, db_erro
     }
     if (scope != PLAN_SCOPE_GLOBAL && !(d->scope & PLAN_SV_SESSION)) {
         return db_error_set(err, ER_GLOBAL_VARIABLE, name);
+    }
+    if (d->flags & PLAN_SVF_READONLY) {
+        return db_error_set(err, ER_READ_ONLY_VARIABLE, name);
     }
     if (scope != PLAN_SCOPE_GLOBAL && (d->flags & PLAN_SVF_SESSION_RO)) {
         return db_error_set(err, ER_VARIABLE_IS_READONLY, "SESSION", name, "GLOBAL");
@@ -475,6 +492,47 @@ set_pair(plan_ectx *cx, const char *other, plan_scope scope, const char *val)
     store(cx, plan__sysvar_find(other), scope, &nv);
 }
 
+/* @@timestamp: the SET timestamp value, else the statement's start (the clock when there is
+ * no statement, as for SHOW VARIABLES), as DECIMAL(17,6) seconds. */
+static int
+timestamp_read(plan_ectx *cx, plan_value *out, plan_xtype *t)
+{
+    int64_t us = cx->s->user_time_us > 0 ? cx->s->user_time_us : cx->now_utc_us;
+    if (us <= 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    }
+    *out = plan__v_dec((__int128)us, 6);
+    if (t) {
+        plan__type_decimal(t, 17, 6, false);
+    }
+    return DB_OK;
+}
+
+/* SET timestamp = N fixes NOW() for the session; DEFAULT or 0 gives the clock back. Numbers
+ * only (1232 otherwise); outside [0, 2147483647] is 1231 (MySQL 5.7's TIMESTAMP range). */
+static int
+timestamp_set(plan_ectx *cx, const plan_value *v, const char *name, db_error *err)
+{
+    if (!v) {
+        cx->s->user_time_us = 0;
+        return DB_OK;
+    }
+    __int128 us;
+    if (v->kind != PV_INT && v->kind != PV_DECIMAL && v->kind != PV_DOUBLE) {
+        return db_error_set(err, ER_WRONG_TYPE_FOR_VAR, name);
+    }
+    if (v->kind == PV_DOUBLE && !(v->d >= 0 && v->d <= 2147483647.0)) {
+        return value_error(cx, name, v, err);
+    }
+    if (!plan__v_to_dec(v, 6, &us, NULL) || us < 0 || us > (__int128)2147483647 * 1000000) {
+        return value_error(cx, name, v, err);
+    }
+    cx->s->user_time_us = (int64_t)us;
+    return DB_OK;
+}
+
 int
 plan__sysvar_set(plan_ectx *cx, int idx, plan_scope scope, const plan_value *v, const char *name,
                  db_error *err)
@@ -482,6 +540,9 @@ plan__sysvar_set(plan_ectx *cx, int idx, plan_scope scope, const plan_value *v, 
     const plan_sysvar_def *d = &defs[idx];
     plan_session *s = cx->s;
     plan_sysval nv = {0, NULL, false};
+    if (strcmp(d->name, "timestamp") == 0) {
+        return timestamp_set(cx, v, name, err);
+    }
     if (!v) {
         /* DEFAULT: the session takes the global value; the global takes the compiled default. */
         if (scope == PLAN_SCOPE_GLOBAL || !(d->scope & PLAN_SV_GLOBAL)) {

@@ -174,6 +174,17 @@ bool plan_is_blank(const char *sql, size_t len);
 int plan_execute(plan_session *s, const char *sql, size_t len, arena *a, const plan_sink *sink,
                  plan_outcome *out, db_error *err);
 
+/* plan_execute for one statement of a multi-statement query (CLIENT_MULTI_STATEMENTS): runs
+ * sql[0..stmt_len) (stmt_len from plan_statement_split), where sql[0..len) is the rest of the
+ * whole query text from this statement on. Only the ER_PARSE_ERROR text differs from
+ * plan_execute, to match MySQL: "near '...'" quotes from the bad token to the end of
+ * sql[0..len) without the query's trailing blanks and ';' (80 bytes at most), and "at line N"
+ * counts from the statement's first non-blank byte. So for "SELECT 1; SELEC 2; SELECT 3" the
+ * second call says near 'SELEC 2; SELECT 3', and "SELEC 1;" alone says near 'SELEC 1'.
+ * Never reads sql beyond len. Same ownership, threading and errors as plan_execute. */
+int plan_execute_multi(plan_session *s, const char *sql, size_t len, size_t stmt_len, arena *a,
+                       const plan_sink *sink, plan_outcome *out, db_error *err);
+
 /* COM_FIELD_LIST: the columns of table (with wildcard filter, NULL = all) in the current
  * database, in a. ER_NO_DB_ERROR / ER_NO_SUCH_TABLE. */
 int plan_field_list(plan_session *s, const char *table, const char *wildcard, arena *a,

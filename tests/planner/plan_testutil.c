@@ -90,8 +90,11 @@ tx_free(tx *t)
     mem_free(t);
 }
 
-int
-tx_exec(tx *t, const char *sql)
+static int exec_text(tx *t, const char *sql, size_t stmt_len, bool multi);
+
+/* Reset the fixture, copy the text (so the planner cannot read past its length) and run it. */
+static int
+exec_text(tx *t, const char *sql, size_t stmt_len, bool multi)
 {
     arena_reset(t->a);
     db_error_clear(&t->err);
@@ -104,10 +107,26 @@ tx_exec(tx *t, const char *sql)
     size_t len = strlen(sql);
     char *copy = mem_alloc(len + 1);
     memcpy(copy, sql, len);
-    t->rc = plan_execute(t->s, copy, len, t->a, &sink, &t->out, &t->err);
+    if (multi) {
+        t->rc = plan_execute_multi(t->s, copy, len, stmt_len, t->a, &sink, &t->out, &t->err);
+    } else {
+        t->rc = plan_execute(t->s, copy, len, t->a, &sink, &t->out, &t->err);
+    }
     /* Labels and cells were copied; the statement text can go. */
     mem_free(copy);
     return t->rc;
+}
+
+int
+tx_exec(tx *t, const char *sql)
+{
+    return exec_text(t, sql, 0, false);
+}
+
+int
+tx_exec_multi(tx *t, const char *sql, size_t stmt_len)
+{
+    return exec_text(t, sql, stmt_len, true);
 }
 
 const char *

@@ -33,6 +33,9 @@ tx *tx_new_hooks(const plan_hooks *hooks);
 void tx_free(tx *t);
 /* Run one statement; returns rc; results in t. */
 int tx_exec(tx *t, const char *sql);
+/* Run the statement sql[0..stmt_len) of a multi-statement text through plan_execute_multi (sql
+ * runs to its NUL); returns rc; results in t. */
+int tx_exec_multi(tx *t, const char *sql, size_t stmt_len);
 /* Cell text, "NULL" for SQL NULL, "<none>" when out of range. */
 const char *tx_cell(tx *t, size_t row, size_t col);
 /* Run sql and return cell (0,0), or "ERR <code> <sqlstate> <msg>" on failure. */

@@ -237,3 +237,81 @@ Test(plan_parse, foreign_statements_are_syntax_errors)
     cr_assert_str_eq(t->err.sqlstate, "42000");
     tx_free(t);
 }
+
+/* Run every statement of sql the way the server does (split, then plan_execute_multi on the
+ * rest of the text); returns the index of the first failing statement, or -1. */
+static int
+run_multi(tx *t, const char *sql)
+{
+    size_t len = strlen(sql), off = 0;
+    for (int i = 0; off < len && !plan_is_blank(sql + off, len - off); i++) {
+        size_t n = plan_statement_split(sql + off, len - off);
+        if (tx_exec_multi(t, sql + off, n) != DB_OK) {
+            return i;
+        }
+        off += n;
+    }
+    return -1;
+}
+
+Test(plan_parse, multi_statement_error_quotes_the_rest_of_the_query)
+{
+    tx *t = tx_new();
+    cr_assert_eq(run_multi(t, "SELECT 1; SELEC 2; SELECT 3"), 1);
+    cr_assert_eq(t->err.code, 1064);
+    cr_assert(strstr(t->err.msg, "near 'SELEC 2; SELECT 3' at line 1") != NULL, "%s", t->err.msg);
+    /* Trailing ';' and blanks of the whole query are not quoted (MySQL strips them). */
+    cr_assert_eq(run_multi(t, "SELECT 1; SELEC 2; SELECT 3;  \n"), 1);
+    cr_assert(strstr(t->err.msg, "near 'SELEC 2; SELECT 3' at line 1") != NULL, "%s", t->err.msg);
+    cr_assert_eq(run_multi(t, "SELEC 1;"), 0);
+    cr_assert(strstr(t->err.msg, "near 'SELEC 1' at line 1") != NULL, "%s", t->err.msg);
+    cr_assert_eq(run_multi(t, "SELECT 1 +; SELECT 2"), 0);
+    cr_assert(strstr(t->err.msg, "near '; SELECT 2' at line 1") != NULL, "%s", t->err.msg);
+    cr_assert_eq(run_multi(t, "SELECT 1 +;"), 0);
+    cr_assert(strstr(t->err.msg, "near '' at line 1") != NULL, "%s", t->err.msg);
+    /* Lines count from the statement's first non-blank byte. */
+    cr_assert_eq(run_multi(t, "SELECT 1;\n\n  SELECT\n2 3;\nSELECT 4"), 1);
+    /* (db_error_set turns the newline inside the quote into a space.) */
+    cr_assert(strstr(t->err.msg, "near '3; SELECT 4' at line 2") != NULL, "%s", t->err.msg);
+    tx_free(t);
+}
+
+Test(plan_parse, multi_statement_runs_only_its_statement)
+{
+    tx *t = tx_new();
+    const char *sql = "SELECT 1; SELECT 2";
+    cr_assert_eq(tx_exec_multi(t, sql, plan_statement_split(sql, strlen(sql))), DB_OK, "%s",
+                 t->err.msg);
+    cr_assert_str_eq(tx_cell(t, 0, 0), "1");
+    cr_assert_eq(t->nrows, 1);
+    cr_assert_eq(run_multi(t, "SET @a = 5; SELECT @a + 1"), -1, "%s", t->err.msg);
+    cr_assert_str_eq(tx_cell(t, 0, 0), "6");
+    cr_assert_str_eq(t->cols[0].name, "@a + 1");
+    tx_free(t);
+}
+
+Test(plan_parse, multi_statement_near_text_is_capped_at_80)
+{
+    tx *t = tx_new();
+    char sql[400];
+    strcpy(sql, "SELECT 1; SELEC 2;");
+    for (int i = 0; i < 20; i++) {
+        strcat(sql, " SELECT 3;");
+    }
+    cr_assert_eq(run_multi(t, sql), 1);
+    const char *near = strstr(t->err.msg, "near '");
+    cr_assert_not_null(near);
+    near += 6;
+    const char *end = strstr(near, "' at line");
+    cr_assert_not_null(end);
+    cr_assert_eq(end - near, 80, "%s", t->err.msg);
+    tx_free(t);
+}
+
+Test(plan_parse, plan_execute_keeps_quoting_its_own_text)
+{
+    tx *t = tx_new();
+    cr_assert_eq(tx_err(t, "SELEC 2;"), 1064);
+    cr_assert(strstr(t->err.msg, "near 'SELEC 2;' at line 1") != NULL, "%s", t->err.msg);
+    tx_free(t);
+}

@@ -299,3 +299,96 @@ Test(plan_sysvar, reset_restores_globals)
     cr_assert_eq(plan_session_status(t->s), 0x0002);
     tx_free(t);
 }
+
+Test(plan_sysvar, timestamp_fixes_now_for_the_session)
+{
+    tx *t = tx_new();
+    cr_assert_eq(tx_exec(t, "set time_zone = '+00:00'"), DB_OK);
+    cr_assert_eq(tx_exec(t, "set timestamp = 1700000000"), DB_OK, "%s", t->err.msg);
+    cr_assert_str_eq(tx_one(t, "select now()"), "2023-11-14 22:13:20");
+    cr_assert_str_eq(tx_one(t, "select current_timestamp(3), unix_timestamp()"),
+                     "2023-11-14 22:13:20.000");
+    cr_assert_str_eq(tx_cell(t, 0, 1), "1700000000");
+    cr_assert_str_eq(tx_one(t, "select @@timestamp"), "1700000000.000000");
+    cr_assert_str_eq(tx_one(t, "select @@session.timestamp"), "1700000000.000000");
+    cr_assert_eq(tx_exec(t, "set @@timestamp = 1700000000.25"), DB_OK, "%s", t->err.msg);
+    cr_assert_str_eq(tx_one(t, "select now(2)"), "2023-11-14 22:13:20.25");
+    cr_assert_str_eq(tx_one(t, "select @@timestamp"), "1700000000.250000");
+    cr_assert_str_eq(tx_one(t, "select @@timestamp - 1700000000"), "0.250000");
+    cr_assert_str_eq(tx_one(t, "select @@timestamp - @@timestamp"), "0.000000");
+    cr_assert_eq(tx_exec(t, "show variables like 'timestamp'"), DB_OK);
+    cr_assert_str_eq(tx_cell(t, 0, 1), "1700000000.250000");
+    cr_assert_eq(tx_exec(t, "set time_zone = '+01:00'"), DB_OK);
+    cr_assert_str_eq(tx_one(t, "select now()"), "2023-11-14 23:13:20");
+    /* DEFAULT and 0 give the clock back. */
+    cr_assert_eq(tx_exec(t, "set timestamp = default"), DB_OK, "%s", t->err.msg);
+    cr_assert(strncmp(tx_one(t, "select @@timestamp"), "1700000000", 10) != 0);
+    cr_assert(strncmp(tx_one(t, "select now()"), "2023-11-14", 10) != 0);
+    cr_assert_eq(tx_exec(t, "set timestamp = 86400"), DB_OK);
+    cr_assert_str_eq(tx_one(t, "select now()"), "1970-01-02 01:00:00");
+    cr_assert_eq(tx_exec(t, "set timestamp = 0"), DB_OK);
+    cr_assert(strncmp(tx_one(t, "select now()"), "1970", 4) != 0);
+    tx_free(t);
+}
+
+Test(plan_sysvar, timestamp_clock_reading_has_microseconds)
+{
+    tx *t = tx_new();
+    const char *v = tx_one(t, "select @@timestamp");
+    const char *dot = strchr(v, '.');
+    cr_assert_not_null(dot, "%s", v);
+    cr_assert_eq(strlen(dot + 1), 6, "%s", v);
+    cr_assert_geq(dot - v, 10, "%s", v);
+    tx_free(t);
+}
+
+Test(plan_sysvar, timestamp_errors_and_scope)
+{
+    tx *t = tx_new();
+    cr_assert_str_eq(
+            tx_one(t, "set global timestamp = 1"),
+            "ERR 1228 HY000 Variable 'timestamp' is a SESSION variable and can't be used with SET GLOBAL");
+    cr_assert_str_eq(tx_one(t, "select @@global.timestamp"),
+                     "ERR 1238 HY000 Variable 'timestamp' is a SESSION variable");
+    cr_assert_str_eq(tx_one(t, "set timestamp = -1"),
+                     "ERR 1231 42000 Variable 'timestamp' can't be set to the value of '-1'");
+    cr_assert_str_eq(
+            tx_one(t, "set timestamp = 2147483648"),
+            "ERR 1231 42000 Variable 'timestamp' can't be set to the value of '2147483648'");
+    cr_assert_str_eq(tx_one(t, "set timestamp = 'x'"),
+                     "ERR 1232 42000 Incorrect argument type to variable 'timestamp'");
+    cr_assert_str_eq(tx_one(t, "set timestamp = null"),
+                     "ERR 1232 42000 Incorrect argument type to variable 'timestamp'");
+    /* The session-only variable does not leak into other sessions or survive a reset. */
+    cr_assert_eq(tx_exec(t, "set timestamp = 1700000000"), DB_OK);
+    plan_session_reset(t->s, NULL, NULL);
+    cr_assert(strncmp(tx_one(t, "select @@timestamp"), "1700000000", 10) != 0);
+    tx_free(t);
+}
+
+Test(plan_sysvar, scope_is_checked_before_read_only_for_config_globals)
+{
+    tx *t = tx_new();
+    cr_assert_str_eq(
+            tx_one(t, "set session max_connections = 10"),
+            "ERR 1229 HY000 Variable 'max_connections' is a GLOBAL variable and should be set with SET GLOBAL");
+    cr_assert_str_eq(
+            tx_one(t, "set max_connections = 10"),
+            "ERR 1229 HY000 Variable 'max_connections' is a GLOBAL variable and should be set with SET GLOBAL");
+    cr_assert_str_eq(
+            tx_one(t, "set @@local.max_connections = 10"),
+            "ERR 1229 HY000 Variable 'max_connections' is a GLOBAL variable and should be set with SET GLOBAL");
+    cr_assert_str_eq(tx_one(t, "set global max_connections = 10"),
+                     "ERR 1238 HY000 Variable 'max_connections' is a read only variable");
+    /* Read-only in MySQL too: read-only comes first, whatever the scope. */
+    cr_assert_str_eq(tx_one(t, "set session port = 1"),
+                     "ERR 1238 HY000 Variable 'port' is a read only variable");
+    cr_assert_str_eq(tx_one(t, "set global warning_count = 1"),
+                     "ERR 1238 HY000 Variable 'warning_count' is a read only variable");
+    cr_assert_str_eq(tx_one(t, "set session version = 'x'"),
+                     "ERR 1238 HY000 Variable 'version' is a read only variable");
+    cr_assert_str_eq(tx_one(t, "select @@session.max_connections"),
+                     "ERR 1238 HY000 Variable 'max_connections' is a GLOBAL variable");
+    cr_assert_str_eq(tx_one(t, "select @@max_connections"), "100");
+    tx_free(t);
+}

@@ -1,0 +1,1 @@
+SELECT 'abc' AS a, "dq" b, `q``b` AS `c d`, 1.5e-3, .5, 0x4142, X'4142', b'101', 0b11

@@ -1,0 +1,1 @@
+SELECT 'it''s', 'tab\there\nnl\\bs\'q\Zz\0\%\_', _utf8mb4'x', N'nat'

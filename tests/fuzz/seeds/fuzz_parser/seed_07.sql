@@ -1,0 +1,1 @@
+SELECT 'abc' LIKE 'a%', 'a_c' LIKE 'a!_c' ESCAPE '!', 'x' NOT LIKE '%y%', 'É' = 'é', 'a ' = 'a'

@@ -1,0 +1,1 @@
+SELECT CONCAT('a', 'b', NULL), CONCAT_WS(',', 'a', 'b'), UPPER('MixEd ü'), LOWER('ÀÉÎ'), LENGTH('é'), CHAR_LENGTH('é')

@@ -1,0 +1,1 @@
+SELECT SUBSTRING('hello' FROM 2 FOR 3), SUBSTR('hello', -3), TRIM(LEADING 'x' FROM 'xxa'), TRIM(BOTH FROM '  a  '), LEFT('abc', 1), RIGHT('abc', 1)

@@ -1,0 +1,1 @@
+SELECT REPLACE('aaa', 'a', 'bb'), REPEAT('ab', 3), LPAD('1', 5, '0'), RPAD('1', 3, 'x'), HEX('abc'), UNHEX('4142'), REVERSE('abc')

@@ -1,0 +1,1 @@
+SELECT @@version, @@session.autocommit, @@global.max_connections, @@local.sql_mode, @@timestamp, @a := 5, @a, @`b c`

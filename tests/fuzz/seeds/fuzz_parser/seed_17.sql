@@ -1,0 +1,1 @@
+SELECT /*+ SET_VAR(sql_mode='') */ 1 /* inline */ -- trailing

@@ -1,0 +1,1 @@
+SELECT * FROM t1 AS a, db.t2 b WHERE a.x = b.y LIMIT 2, 3

@@ -1,0 +1,1 @@
+SELECT (((1))), NOT NOT 1, !0, 1 && 0 || 1 XOR 1, 'a' COLLATE utf8mb4_bin, 1 <=> NULL, 2 <> 3, 2 != 3

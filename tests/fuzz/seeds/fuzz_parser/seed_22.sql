@@ -1,0 +1,1 @@
+SET autocommit = 0, @x = 1, @@session.sql_mode = 'ANSI_QUOTES', GLOBAL wait_timeout = DEFAULT

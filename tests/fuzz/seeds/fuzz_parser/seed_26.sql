@@ -1,0 +1,1 @@
+SET timestamp = 1700000000.5

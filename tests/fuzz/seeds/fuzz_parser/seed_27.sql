@@ -1,0 +1,1 @@
+SET GLOBAL max_connections = 10

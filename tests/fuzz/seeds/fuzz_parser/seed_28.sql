@@ -1,0 +1,1 @@
+SET sql_mode = 'NO_BACKSLASH_ESCAPES,PIPES_AS_CONCAT', time_zone = '+08:00', character_set_results = NULL

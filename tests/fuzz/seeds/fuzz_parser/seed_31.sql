@@ -1,0 +1,1 @@
+SHOW SESSION STATUS WHERE Variable_name = 'Uptime'

@@ -1,0 +1,1 @@
+SHOW FULL TABLES FROM mysql LIKE '%'

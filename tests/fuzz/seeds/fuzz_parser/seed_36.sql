@@ -1,0 +1,1 @@
+SHOW COLLATION WHERE Charset = 'utf8mb4'
