@@ -37,14 +37,14 @@
 }
 
 /* Tokens the tokenizer produces that the grammar never shifts. */
-%token SPACE COMMENT HINT ILLEGAL QUESTION.
+%token SPACE COMMENT HINT ILLEGAL.
 
 /* Non-reserved keywords: usable as identifiers wherever the keyword itself would be an error. */
 %fallback ID BEGIN COMMIT ROLLBACK WORK START TRANSACTION ISOLATION LEVEL ONLY COMMITTED
     UNCOMMITTED REPEATABLE SERIALIZABLE CONSISTENT SNAPSHOT GLOBAL SESSION LOCAL NAMES CHARSET
     COLLATION STATUS VARIABLES WARNINGS ERRORS PROCESSLIST FULL ENGINES STORAGE CONNECTION QUERY
     PASSWORD OFFSET SIGNED DATE DATETIME TIME TIMESTAMP TABLES COUNT ESCAPE UNKNOWN END SUBSTR
-    SUBSTRING TRIM CAST.
+    SUBSTRING TRIM CAST PREPARE EXECUTE DEALLOCATE.
 
 /* Precedence, lowest first (MySQL's operator precedence). */
 %right ASSIGN.
@@ -74,7 +74,7 @@ semi_opt ::= .
 semi_opt ::= SEMI.
 
 /* SELECT */
-cmd ::= SELECT distinct_opt selitems from_opt where_opt limit_opt. { plan_stmt_begin(pp, PS_SELECT); }
+cmd ::= SELECT distinct_opt selitems from_opt where_opt order_opt limit_opt. { plan_stmt_begin(pp, PS_SELECT); }
 
 distinct_opt ::= .
 distinct_opt ::= ALL.
@@ -107,6 +107,19 @@ tableref ::= ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp
 
 where_opt ::= .
 where_opt ::= WHERE expr(X). { pp->stmt->where = X; }
+
+order_opt ::= .
+order_opt ::= ORDER BY orderlist(L). { pp->stmt->order = L; }
+
+%type orderlist {plan_ast_list *}
+orderlist(A) ::= orderitem(X). { A = plan_ast_list_add(pp, NULL, X); }
+orderlist(A) ::= orderlist(L) COMMA orderitem(X). { A = plan_ast_list_add(pp, L, X); }
+
+orderitem(A) ::= expr(X) dir_opt. { A = X; }
+
+dir_opt ::= .
+dir_opt ::= ASC.
+dir_opt ::= DESC.
 
 limit_opt ::= .
 limit_opt ::= LIMIT INTNUM(C). { plan_stmt_limit(pp, &C, NULL); }
@@ -218,6 +231,17 @@ cmd ::= ROLLBACK work_opt. { plan_stmt_begin(pp, PS_ROLLBACK); }
 work_opt ::= .
 work_opt ::= WORK.
 
+/* SQL-level prepared statements. */
+cmd ::= PREPARE ident_tok(N) FROM STRING(T). { plan_stmt_name(pp, &N); pp->stmt->prep_text = plan_ast_string(pp, &T); plan_stmt_begin(pp, PS_PREPARE); }
+cmd ::= PREPARE ident_tok(N) FROM USERVAR(V). { plan_stmt_name(pp, &N); pp->stmt->prep_text = plan_ast_uservar(pp, &V); plan_stmt_begin(pp, PS_PREPARE); }
+cmd ::= EXECUTE ident_tok(N). { plan_stmt_name(pp, &N); plan_stmt_begin(pp, PS_EXECUTE); }
+cmd ::= EXECUTE ident_tok(N) USING usinglist. { plan_stmt_name(pp, &N); plan_stmt_begin(pp, PS_EXECUTE); }
+cmd ::= DEALLOCATE PREPARE ident_tok(N). { plan_stmt_name(pp, &N); plan_stmt_begin(pp, PS_DEALLOCATE); }
+cmd ::= DROP PREPARE ident_tok(N). { plan_stmt_name(pp, &N); plan_stmt_begin(pp, PS_DEALLOCATE); }
+
+usinglist ::= USERVAR(V). { plan_stmt_using(pp, &V); }
+usinglist ::= usinglist COMMA USERVAR(V). { plan_stmt_using(pp, &V); }
+
 start_opts ::= .
 start_opts ::= start_optlist.
 start_optlist ::= start_opt.
@@ -250,6 +274,7 @@ expr(A) ::= ident_tok(N). { A = plan_ast_column(pp, NULL, &N); }
 expr(A) ::= ident_tok(Q) DOT ident_tok(N). { A = plan_ast_column(pp, &Q, &N); }
 expr(A) ::= SYSVAR(T). { A = plan_ast_sysvar(pp, &T); }
 expr(A) ::= USERVAR(T). { A = plan_ast_uservar(pp, &T); }
+expr(A) ::= QUESTION(T). { A = plan_ast_param(pp, &T); }
 expr(A) ::= USERVAR(T) ASSIGN expr(X). { A = plan_ast_assign(pp, &T, X); }
 expr(A) ::= LP(L) expr(X) RP(R). { A = plan_ast_paren(pp, &L, X, &R); }
 

@@ -24,6 +24,7 @@ typedef struct actx {
 static int analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err);
 static int analyze_literal(actx *ac, const plan_ast *x, plan_expr *e, db_error *err);
 static int analyze_func(actx *ac, const plan_ast *x, plan_expr *e, db_error *err);
+static void analyze_param(actx *ac, const plan_ast *x, plan_expr *e);
 static int eval_const(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
 static int eval_column(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
 static int eval_sysvar(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
@@ -276,6 +277,25 @@ analyze_literal(actx *ac, const plan_ast *x, plan_expr *e, db_error *err)
     }
 }
 
+/* A '?' placeholder: while describing (plan_prepare) a nullable VARCHAR that is never
+ * evaluated; when executing, a constant of the bound value with that value's type, so a
+ * bound DOUBLE compares numerically and a bound string behaves as a string literal. */
+static void
+analyze_param(actx *ac, const plan_ast *x, plan_expr *e)
+{
+    plan_ectx *cx = ac->cx;
+    e->eval = eval_const;
+    if (!cx->params) {
+        e->lit = plan__v_null();
+        e->vk = PV_STRING;
+        plan__type_string(&e->t, PLAN_PARAM_DESCRIBE_LEN, true);
+        return;
+    }
+    DB_ASSERT(x->op >= 0 && (size_t)x->op < cx->nparams);
+    e->lit = cx->params[x->op];
+    plan__param_type(&e->lit, &e->t, &e->vk);
+}
+
 static const char *const aggregates[] = {"count",        "sum",      "avg",    "min",     "max",
                                          "group_concat", "bit_and",  "bit_or", "bit_xor", "std",
                                          "stddev",       "variance", NULL};
@@ -431,6 +451,9 @@ analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err)
         return analyze_func(ac, x, e, err);
     case PA_STAR:
         return db_error_set(err, ER_NO_TABLES_USED);
+    case PA_PARAM:
+        analyze_param(ac, x, e);
+        return DB_OK;
     default:
         break;
     }

@@ -16,8 +16,8 @@ static void *grow(arena *a, void *items, uint32_t n, uint32_t *cap, size_t elem)
 static void parse_error(plan_parse *pp, db_error *err);
 static bool is_blank(char c);
 static int parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi,
-                      bool no_backslash_escapes, bool ansi_quotes, bool pipes_as_concat,
-                      plan_stmt **stmt, db_error *err);
+                      bool allow_params, bool no_backslash_escapes, bool ansi_quotes,
+                      bool pipes_as_concat, plan_stmt **stmt, db_error *err);
 static const char *var_name(plan_parse *pp, const plan_token *t, plan_scope *scope);
 
 static void
@@ -597,6 +597,40 @@ plan_stmt_unsupported(plan_parse *pp, const char *what)
     pp->stmt->what = what;
 }
 
+/* One more placeholder, numbered in source order: Lemon reduces `expr ::= QUESTION` before it
+ * shifts any later token. */
+plan_ast *
+plan_ast_param(plan_parse *pp, const plan_token *t)
+{
+    plan_ast *x = plan_ast_new(pp, PA_PARAM, t, t);
+    x->name = "?";
+    x->op = (int)pp->nparams;
+    if (pp->nparams >= UINT16_MAX) {
+        pp->too_many_params = true;
+    } else {
+        pp->nparams++;
+    }
+    return x;
+}
+
+/* EXECUTE ... USING @var: one more variable name. */
+void
+plan_stmt_using(plan_parse *pp, const plan_token *var)
+{
+    plan_stmt *st = pp->stmt;
+    if (st->nusing == st->cap_using) {
+        uint32_t ncap = st->cap_using ? st->cap_using * 2 : 8;
+        const char **n = arena_calloc(pp->a, ncap, sizeof *n);
+        if (st->nusing) {
+            memcpy(n, st->using_vars, st->nusing * sizeof *n);
+        }
+        st->using_vars = n;
+        st->cap_using = ncap;
+    }
+    plan_scope scope;
+    st->using_vars[st->nusing++] = var_name(pp, var, &scope);
+}
+
 /* ---- the driver ---- */
 
 /* MySQL's text: near '<rest of the text from the bad token, 80 bytes>' at line N. In a
@@ -651,8 +685,16 @@ int
 plan__parse(arena *a, const char *sql, size_t len, bool no_backslash_escapes, bool ansi_quotes,
             bool pipes_as_concat, plan_stmt **stmt, db_error *err)
 {
-    return parse_text(a, sql, len, len, false, no_backslash_escapes, ansi_quotes, pipes_as_concat,
-                      stmt, err);
+    return parse_text(a, sql, len, len, false, false, no_backslash_escapes, ansi_quotes,
+                      pipes_as_concat, stmt, err);
+}
+
+int
+plan__parse_prepared(arena *a, const char *sql, size_t len, bool no_backslash_escapes,
+                     bool ansi_quotes, bool pipes_as_concat, plan_stmt **stmt, db_error *err)
+{
+    return parse_text(a, sql, len, len, false, true, no_backslash_escapes, ansi_quotes,
+                      pipes_as_concat, stmt, err);
 }
 
 int
@@ -660,13 +702,14 @@ plan__parse_in(arena *a, const char *sql, size_t len, size_t text_len, bool no_b
                bool ansi_quotes, bool pipes_as_concat, plan_stmt **stmt, db_error *err)
 {
     DB_ASSERT(len <= text_len);
-    return parse_text(a, sql, len, text_len, true, no_backslash_escapes, ansi_quotes,
+    return parse_text(a, sql, len, text_len, true, false, no_backslash_escapes, ansi_quotes,
                       pipes_as_concat, stmt, err);
 }
 
-/* Parse sql[0..len); text_len and in_multi only shape the syntax error text. */
+/* Parse sql[0..len); text_len and in_multi only shape the syntax error text. Without
+ * allow_params a '?' is a syntax error at it (MySQL's text protocol). */
 static int
-parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi,
+parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi, bool allow_params,
            bool no_backslash_escapes, bool ansi_quotes, bool pipes_as_concat, plan_stmt **stmt,
            db_error *err)
 {
@@ -696,7 +739,7 @@ parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi
         if (t.type == TK_SPACE || t.type == TK_COMMENT || t.type == TK_HINT) {
             continue;
         }
-        if (t.type == TK_ILLEGAL) {
+        if (t.type == TK_ILLEGAL || (t.type == TK_QUESTION && !allow_params)) {
             pp.failed = true;
             pp.bad = t;
             break;
@@ -721,6 +764,10 @@ parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi
         parse_error(&pp, err);
         return DB_ERR;
     }
+    if (pp.too_many_params) {
+        return db_error_set(err, ER_PS_MANY_PARAM);
+    }
+    pp.stmt->nparams = (uint16_t)pp.nparams;
     *stmt = pp.stmt;
     return DB_OK;
 }

@@ -2,10 +2,12 @@
  * plan_exec.c: statement execution. plan_execute parses one statement and runs it: SELECT
  * without tables, SET, SHOW (variables, status, warnings, processlist, databases, tables,
  * character sets, collations), KILL, USE and transaction control. Diagnostics of the statement
- * are recorded in the session for SHOW WARNINGS. See README.md §Statements. */
+ * are recorded in the session for SHOW WARNINGS. plan__describe is the prepare-time variant:
+ * the same analysis, the result columns, nothing evaluated. See README.md §Statements. */
 #include "planner/plan_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -43,6 +45,7 @@ static int rs_send(plan_ectx *cx, rowset *rs, const plan_stmt *st, size_t like_c
 static bool is_diagnostic(const plan_stmt *st);
 static bool ast_reads_diag(const plan_ast *x);
 static const char *item_label(plan_ectx *cx, const plan_select_item *it);
+static int check_order(plan_ectx *cx, const plan_stmt *st, db_error *err);
 
 /* ---- metadata helpers ---- */
 
@@ -127,6 +130,9 @@ rs_send(plan_ectx *cx, rowset *rs, const plan_stmt *st, size_t like_col, const p
     if (sink->columns(sink->ctx, rs->cols, rs->ncols, err) != DB_OK) {
         return DB_ERR;
     }
+    if (cx->describe) {
+        return DB_OK;
+    }
     plan_value *vals = arena_calloc(cx->a, rs->ncols, sizeof *vals);
     plan_cell *cells = arena_calloc(cx->a, rs->ncols, sizeof *cells);
     for (size_t r = 0; r < rs->nrows; r++) {
@@ -167,6 +173,32 @@ rs_send(plan_ectx *cx, rowset *rs, const plan_stmt *st, size_t like_col, const p
 
 /* ---- SELECT ---- */
 
+/* ORDER BY of a SELECT without tables: at most one row, so nothing to sort, but every item
+ * must name something (MySQL): a select item position, a select alias, or an expression. */
+static int
+check_order(plan_ectx *cx, const plan_stmt *st, db_error *err)
+{
+    for (uint32_t i = 0; i < st->order->n; i++) {
+        const plan_ast *x = st->order->items[i];
+        if (x->kind == PA_INT && !x->has_parens) {
+            uint64_t pos = strtoull(x->name, NULL, 10);
+            if (pos < 1 || pos > st->nitems) {
+                return db_error_set(err, ER_BAD_FIELD_ERROR, x->name, "order clause");
+            }
+            continue;
+        }
+        bool is_alias = false;
+        for (uint32_t k = 0; x->kind == PA_COLUMN && !x->qual && k < st->nitems; k++) {
+            is_alias |= st->items[k].alias && strcasecmp(st->items[k].alias, x->name) == 0;
+        }
+        plan_expr *e;
+        if (!is_alias && plan__analyze(cx, x, NULL, 0, "order clause", &e, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    return DB_OK;
+}
+
 static int
 exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
             db_error *err)
@@ -194,6 +226,16 @@ exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outc
     plan_expr *where = NULL;
     if (st->where && plan__analyze(cx, st->where, NULL, 0, "where clause", &where, err) != DB_OK) {
         return DB_ERR;
+    }
+    if (st->order && check_order(cx, st, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (cx->describe) {
+        plan_column *dcols = arena_calloc(cx->a, n, sizeof *dcols);
+        for (size_t i = 0; i < n; i++) {
+            col_init(&dcols[i], item_label(cx, &st->items[i]), &exprs[i]->t);
+        }
+        return sink->columns(sink->ctx, dcols, n, err);
     }
     uint64_t limit = st->has_limit ? st->limit_count
                                    : (uint64_t)s->vars[plan__sysvar_find("sql_select_limit")].i;
@@ -280,11 +322,11 @@ set_charset(plan_ectx *cx, const plan_set_item *it, db_error *err)
                             &d, "character_set_connection", err);
 }
 
+/* Resolve every system variable of a SET into idx[] (one per item): an unknown name or a scope
+ * error is found before anything is assigned. */
 static int
-exec_set(plan_ectx *cx, const plan_stmt *st, db_error *err)
+set_resolve(plan_ectx *cx, const plan_stmt *st, int *idx, db_error *err)
 {
-    /* Resolve every system variable first: an unknown name or a scope error changes nothing. */
-    int *idx = arena_calloc(cx->a, st->nsets ? st->nsets : 1, sizeof(int));
     for (uint32_t i = 0; i < st->nsets; i++) {
         const plan_set_item *it = &st->sets[i];
         if (it->kind != PLAN_SET_SYSVAR) {
@@ -297,6 +339,36 @@ exec_set(plan_ectx *cx, const plan_stmt *st, db_error *err)
         if (plan__sysvar_check_settable(idx[i], it->scope, it->name, err) != DB_OK) {
             return DB_ERR;
         }
+    }
+    return DB_OK;
+}
+
+/* plan_prepare of a SET: names resolved and values analysed, nothing assigned. */
+static int
+describe_set(plan_ectx *cx, const plan_stmt *st, db_error *err)
+{
+    int *idx = arena_calloc(cx->a, st->nsets ? st->nsets : 1, sizeof(int));
+    if (set_resolve(cx, st, idx, err) != DB_OK) {
+        return DB_ERR;
+    }
+    for (uint32_t i = 0; i < st->nsets; i++) {
+        const plan_set_item *it = &st->sets[i];
+        plan_expr *e;
+        if ((it->kind == PLAN_SET_USERVAR || it->kind == PLAN_SET_SYSVAR) && it->value &&
+            !it->value_is_word &&
+            plan__analyze(cx, it->value, NULL, 0, "field list", &e, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    return DB_OK;
+}
+
+static int
+exec_set(plan_ectx *cx, const plan_stmt *st, db_error *err)
+{
+    int *idx = arena_calloc(cx->a, st->nsets ? st->nsets : 1, sizeof(int));
+    if (set_resolve(cx, st, idx, err) != DB_OK) {
+        return DB_ERR;
     }
     for (uint32_t i = 0; i < st->nsets; i++) {
         const plan_set_item *it = &st->sets[i];
@@ -398,7 +470,7 @@ exec_show_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_e
     rowset rs;
     rs_init(cx->a, &rs, names, 2);
     size_t nthreads = 1;
-    if (srv->hooks.processlist) {
+    if (srv->hooks.processlist && !cx->describe) {
         plan_proc_row *rows;
         if (srv->hooks.processlist(srv->hooks.ctx, cx->a, &rows, &nthreads, err) != DB_OK) {
             return DB_ERR;
@@ -433,6 +505,9 @@ exec_show_warnings(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db
         if (sink->columns(sink->ctx, &c, 1, err) != DB_OK) {
             return DB_ERR;
         }
+        if (cx->describe) {
+            return DB_OK;
+        }
         plan_cell cell;
         cell.data = arena_sprintf(cx->a, "%zu", w ? s->warn_total : s->err_total);
         cell.len = strlen(cell.data);
@@ -452,6 +527,9 @@ exec_show_warnings(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db
     col_init(&cols[2], "Message", &t);
     if (sink->columns(sink->ctx, cols, 3, err) != DB_OK) {
         return DB_ERR;
+    }
+    if (cx->describe) {
+        return DB_OK;
     }
     uint64_t skip = st->has_limit ? st->limit_offset : 0;
     uint64_t left = st->has_limit ? st->limit_count : UINT64_MAX;
@@ -482,13 +560,15 @@ static int
 exec_show_processlist(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
 {
     plan_server *srv = cx->s->srv;
-    if (!srv->hooks.processlist) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "SHOW PROCESSLIST without a server");
-    }
     plan_proc_row *rows = NULL;
     size_t nrows = 0;
-    if (srv->hooks.processlist(srv->hooks.ctx, cx->a, &rows, &nrows, err) != DB_OK) {
-        return DB_ERR;
+    if (!cx->describe) {
+        if (!srv->hooks.processlist) {
+            return db_error_set(err, ER_NOT_SUPPORTED_YET, "SHOW PROCESSLIST without a server");
+        }
+        if (srv->hooks.processlist(srv->hooks.ctx, cx->a, &rows, &nrows, err) != DB_OK) {
+            return DB_ERR;
+        }
     }
     static const char *const names[] = {"Id",      "User", "Host",  "db",
                                         "Command", "Time", "State", "Info"};
@@ -676,8 +756,11 @@ is_diagnostic(const plan_stmt *st)
 }
 
 static void clear_diagnostics(plan_session *s);
+static void record_error(plan_session *s, const db_error *err);
 static int execute(plan_session *s, const char *sql, size_t len, size_t text_len, bool in_multi,
                    arena *a, const plan_sink *sink, plan_outcome *out, db_error *err);
+static int describe_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err);
+static int describe_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err);
 
 static void
 clear_diagnostics(plan_session *s)
@@ -686,6 +769,256 @@ clear_diagnostics(plan_session *s)
     s->warn_total = 0;
     s->err_total = 0;
 }
+
+/* The error is also a condition of the statement (SHOW WARNINGS shows it). */
+static void
+record_error(plan_session *s, const db_error *err)
+{
+    s->warn_total++;
+    s->err_total++;
+    if (s->nwarns < PLAN_MAX_WARNINGS) {
+        plan_warning *w = &s->warns[s->nwarns++];
+        w->level = 2;
+        w->code = err->code;
+        snprintf(w->msg, sizeof w->msg, "%s", err->msg);
+    }
+}
+
+void
+plan__sql_mode_flags(const plan_session *s, bool *nbe, bool *aq, bool *pac)
+{
+    const char *mode = s->vars[plan__sysvar_find("sql_mode")].s;
+    mode = mode ? mode : "";
+    *nbe = strstr(mode, "NO_BACKSLASH_ESCAPES") != NULL;
+    *aq = strstr(mode, "ANSI_QUOTES") != NULL;
+    *pac = strstr(mode, "PIPES_AS_CONCAT") != NULL;
+}
+
+void
+plan__stmt_start(plan_session *s, plan_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    atomic_store(&s->interrupted, false);
+    atomic_fetch_add(&s->srv->questions, 1);
+}
+
+void
+plan__stmt_prepared(plan_session *s, const plan_stmt *st)
+{
+    if (!is_diagnostic(st)) {
+        clear_diagnostics(s);
+    }
+}
+
+void
+plan__stmt_fail(plan_session *s, const db_error *err)
+{
+    clear_diagnostics(s);
+    record_error(s, err);
+}
+
+void
+plan__ectx_init(plan_ectx *cx, plan_session *s, arena *a, const char *sql, size_t len)
+{
+    memset(cx, 0, sizeof *cx);
+    cx->s = s;
+    cx->a = a;
+    cx->sql = sql;
+    cx->sql_len = len;
+    cx->div_incr = (int)s->vars[plan__sysvar_find("div_precision_increment")].i;
+    cx->max_packet = s->vars[plan__sysvar_find("max_allowed_packet")].i;
+    if (s->user_time_us > 0) {
+        cx->now_utc_us = s->user_time_us; /* SET timestamp */
+    } else {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        cx->now_utc_us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    }
+    cx->now_us = cx->now_utc_us + plan__tz_offset(s, cx->now_utc_us / 1000000) * 1000000;
+}
+
+int
+plan__exec_stmt(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
+                db_error *err)
+{
+    plan_session *s = cx->s;
+    int rc = DB_OK;
+    switch (st->kind) {
+    case PS_SELECT:
+        rc = exec_select(cx, st, sink, out, err);
+        break;
+    case PS_SET:
+        rc = exec_set(cx, st, err);
+        break;
+    case PS_SET_TRANSACTION:
+        rc = exec_set_transaction(cx, st, err);
+        break;
+    case PS_SHOW_VARIABLES:
+        rc = exec_show_variables(cx, st, sink, err);
+        break;
+    case PS_SHOW_STATUS:
+        rc = exec_show_status(cx, st, sink, err);
+        break;
+    case PS_SHOW_WARNINGS:
+    case PS_SHOW_ERRORS:
+    case PS_SHOW_COUNT_WARNINGS:
+    case PS_SHOW_COUNT_ERRORS:
+        rc = exec_show_warnings(cx, st, sink, err);
+        break;
+    case PS_SHOW_PROCESSLIST:
+        rc = exec_show_processlist(cx, st, sink, err);
+        break;
+    case PS_SHOW_DATABASES:
+    case PS_SHOW_TABLES:
+    case PS_SHOW_CHARSET:
+    case PS_SHOW_COLLATION:
+    case PS_SHOW_ENGINES:
+        rc = exec_show_misc(cx, st, sink, err);
+        break;
+    case PS_KILL:
+        rc = exec_kill(cx, st, err);
+        break;
+    case PS_USE:
+        rc = plan_session_use_db(s, st->name, err);
+        break;
+    case PS_BEGIN:
+        s->in_trans = true; /* an open transaction is committed implicitly first */
+        break;
+    case PS_COMMIT:
+    case PS_ROLLBACK:
+        s->in_trans = false;
+        s->next_iso = PLAN_ISO_NONE;
+        break;
+    case PS_UNSUPPORTED:
+        rc = db_error_set(err, ER_NOT_SUPPORTED_YET, st->what ? st->what : "this statement");
+        break;
+    case PS_PREPARE:
+        rc = plan__sql_prepare(cx, st, out, err);
+        break;
+    case PS_EXECUTE:
+        rc = plan__sql_execute(cx, st, sink, out, err);
+        break;
+    case PS_DEALLOCATE:
+        rc = plan__sql_deallocate(cx, st, err);
+        break;
+    }
+    if (st->kind >= PS_SHOW_VARIABLES && st->kind <= PS_SHOW_ENGINES) {
+        out->is_result_set = rc == DB_OK;
+    }
+    if (rc == DB_OK && !cx->describe) {
+        s->row_count = out->is_result_set ? -1 : 0;
+    }
+    return rc;
+}
+
+int
+plan__run(plan_session *s, const plan_stmt *st, const char *sql, size_t len,
+          const plan_value *params, size_t nparams, arena *a, const plan_sink *sink,
+          plan_outcome *out, db_error *err)
+{
+    DB_ASSERT(nparams == st->nparams && (params || nparams == 0));
+    if (!is_diagnostic(st)) {
+        clear_diagnostics(s);
+    }
+    plan_ectx cx;
+    plan__ectx_init(&cx, s, a, sql, len);
+    cx.params = params;
+    cx.nparams = nparams;
+    int rc = plan__exec_stmt(&cx, st, sink, out, err);
+    if (rc != DB_OK) {
+        record_error(s, err);
+    }
+    return rc;
+}
+
+/* ---- describing (plan_prepare) ---- */
+
+typedef struct describe_ctx {
+    arena *a;
+    plan_column *cols; /* copies in a: some SHOW columns live on the stack */
+    size_t ncols;
+} describe_ctx;
+
+static int
+describe_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err)
+{
+    describe_ctx *d = ctx;
+    d->cols = arena_calloc(d->a, ncols ? ncols : 1, sizeof *d->cols);
+    if (ncols) {
+        memcpy(d->cols, cols, ncols * sizeof *cols);
+    }
+    d->ncols = ncols;
+    return DB_OK;
+}
+
+static int
+describe_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err)
+{
+    DB_ASSERT(!"plan__describe evaluates no rows");
+    return DB_OK;
+}
+
+int
+plan__describe(plan_session *s, const plan_stmt *st, const char *sql, size_t len, arena *a,
+               plan_column **cols, size_t *ncols, db_error *err)
+{
+    describe_ctx d = {a, NULL, 0};
+    plan_sink sink = {&d, describe_columns, describe_row};
+    plan_ectx cx;
+    plan__ectx_init(&cx, s, a, sql, len);
+    cx.describe = true;
+    plan_outcome out;
+    memset(&out, 0, sizeof out);
+    int rc = DB_OK;
+    switch (st->kind) {
+    case PS_SELECT:
+    case PS_SHOW_VARIABLES:
+    case PS_SHOW_STATUS:
+    case PS_SHOW_WARNINGS:
+    case PS_SHOW_ERRORS:
+    case PS_SHOW_COUNT_WARNINGS:
+    case PS_SHOW_COUNT_ERRORS:
+    case PS_SHOW_PROCESSLIST:
+    case PS_SHOW_DATABASES:
+    case PS_SHOW_TABLES:
+    case PS_SHOW_CHARSET:
+    case PS_SHOW_COLLATION:
+    case PS_SHOW_ENGINES:
+        /* These only analyse and announce columns when cx.describe is set. */
+        rc = plan__exec_stmt(&cx, st, &sink, &out, err);
+        break;
+    case PS_SET:
+        rc = describe_set(&cx, st, err);
+        break;
+    case PS_KILL: {
+        plan_expr *e;
+        rc = plan__analyze(&cx, st->target, NULL, 0, "field list", &e, err);
+        break;
+    }
+    case PS_UNSUPPORTED:
+        rc = db_error_set(err, ER_NOT_SUPPORTED_YET, st->what ? st->what : "this statement");
+        break;
+    case PS_PREPARE:
+    case PS_EXECUTE:
+    case PS_DEALLOCATE:
+        rc = db_error_set(err, ER_UNSUPPORTED_PS);
+        break;
+    case PS_SET_TRANSACTION:
+    case PS_USE:
+    case PS_BEGIN:
+    case PS_COMMIT:
+    case PS_ROLLBACK:
+        break;
+    }
+    if (rc != DB_OK) {
+        return DB_ERR;
+    }
+    *cols = d.cols;
+    *ncols = d.ncols;
+    return DB_OK;
+}
+
+/* ---- the entry points ---- */
 
 int
 plan_execute(plan_session *s, const char *sql, size_t len, arena *a, const plan_sink *sink,
@@ -707,105 +1040,15 @@ static int
 execute(plan_session *s, const char *sql, size_t len, size_t text_len, bool in_multi, arena *a,
         const plan_sink *sink, plan_outcome *out, db_error *err)
 {
-    memset(out, 0, sizeof *out);
-    atomic_store(&s->interrupted, false);
-    atomic_fetch_add(&s->srv->questions, 1);
-    const char *mode = s->vars[plan__sysvar_find("sql_mode")].s;
-    mode = mode ? mode : "";
+    plan__stmt_start(s, out);
     plan_stmt *st = NULL;
-    bool nbe = strstr(mode, "NO_BACKSLASH_ESCAPES") != NULL;
-    bool aq = strstr(mode, "ANSI_QUOTES") != NULL;
-    bool pac = strstr(mode, "PIPES_AS_CONCAT") != NULL;
+    bool nbe, aq, pac;
+    plan__sql_mode_flags(s, &nbe, &aq, &pac);
     int rc = in_multi ? plan__parse_in(a, sql, len, text_len, nbe, aq, pac, &st, err)
                       : plan__parse(a, sql, len, nbe, aq, pac, &st, err);
-    if (rc != DB_OK || !is_diagnostic(st)) {
-        clear_diagnostics(s);
-    }
-    if (rc == DB_OK) {
-        plan_ectx cx;
-        memset(&cx, 0, sizeof cx);
-        cx.s = s;
-        cx.a = a;
-        cx.sql = sql;
-        cx.sql_len = len;
-        cx.div_incr = (int)s->vars[plan__sysvar_find("div_precision_increment")].i;
-        cx.max_packet = s->vars[plan__sysvar_find("max_allowed_packet")].i;
-        if (s->user_time_us > 0) {
-            cx.now_utc_us = s->user_time_us; /* SET timestamp */
-        } else {
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            cx.now_utc_us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-        }
-        cx.now_us = cx.now_utc_us + plan__tz_offset(s, cx.now_utc_us / 1000000) * 1000000;
-        switch (st->kind) {
-        case PS_SELECT:
-            rc = exec_select(&cx, st, sink, out, err);
-            break;
-        case PS_SET:
-            rc = exec_set(&cx, st, err);
-            break;
-        case PS_SET_TRANSACTION:
-            rc = exec_set_transaction(&cx, st, err);
-            break;
-        case PS_SHOW_VARIABLES:
-            rc = exec_show_variables(&cx, st, sink, err);
-            break;
-        case PS_SHOW_STATUS:
-            rc = exec_show_status(&cx, st, sink, err);
-            break;
-        case PS_SHOW_WARNINGS:
-        case PS_SHOW_ERRORS:
-        case PS_SHOW_COUNT_WARNINGS:
-        case PS_SHOW_COUNT_ERRORS:
-            rc = exec_show_warnings(&cx, st, sink, err);
-            break;
-        case PS_SHOW_PROCESSLIST:
-            rc = exec_show_processlist(&cx, st, sink, err);
-            break;
-        case PS_SHOW_DATABASES:
-        case PS_SHOW_TABLES:
-        case PS_SHOW_CHARSET:
-        case PS_SHOW_COLLATION:
-        case PS_SHOW_ENGINES:
-            rc = exec_show_misc(&cx, st, sink, err);
-            break;
-        case PS_KILL:
-            rc = exec_kill(&cx, st, err);
-            break;
-        case PS_USE:
-            rc = plan_session_use_db(s, st->name, err);
-            break;
-        case PS_BEGIN:
-            s->in_trans = true; /* an open transaction is committed implicitly first */
-            break;
-        case PS_COMMIT:
-        case PS_ROLLBACK:
-            s->in_trans = false;
-            s->next_iso = PLAN_ISO_NONE;
-            break;
-        case PS_UNSUPPORTED:
-            rc = db_error_set(err, ER_NOT_SUPPORTED_YET, st->what ? st->what : "this statement");
-            break;
-        }
-        if (st->kind >= PS_SHOW_VARIABLES && st->kind <= PS_SHOW_ENGINES) {
-            out->is_result_set = rc == DB_OK;
-        }
-        if (rc == DB_OK) {
-            bool rs = out->is_result_set;
-            s->row_count = rs ? -1 : 0;
-        }
-    }
     if (rc != DB_OK) {
-        /* The error is also a condition of the statement (SHOW WARNINGS shows it). */
-        s->warn_total++;
-        s->err_total++;
-        if (s->nwarns < PLAN_MAX_WARNINGS) {
-            plan_warning *w = &s->warns[s->nwarns++];
-            w->level = 2;
-            w->code = err->code;
-            snprintf(w->msg, sizeof w->msg, "%s", err->msg);
-        }
+        plan__stmt_fail(s, err);
+        return DB_ERR;
     }
-    return rc;
+    return plan__run(s, st, sql, len, NULL, 0, a, sink, out, err);
 }

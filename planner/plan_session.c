@@ -112,6 +112,7 @@ plan_session_free(plan_session *s)
     plan__sysval_free(s->vars, plan__sysvar_count());
     mem_free(s->vars);
     free_uservars(s);
+    plan__prep_free_all(s);
     mem_free(s->user);
     mem_free(s->host);
     mem_free(s->db);
@@ -159,6 +160,7 @@ plan_session_reset(plan_session *s, const char *user, const char *host)
     plan__sysval_copy(s->vars, s->srv->globals, plan__sysvar_count());
     pthread_mutex_unlock(&s->srv->lock);
     free_uservars(s);
+    plan__prep_free_all(s);
     s->nwarns = s->warn_total = s->err_total = 0;
     s->in_trans = false;
     s->row_count = 0;

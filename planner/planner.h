@@ -190,4 +190,48 @@ int plan_execute_multi(plan_session *s, const char *sql, size_t len, size_t stmt
 int plan_field_list(plan_session *s, const char *table, const char *wildcard, arena *a,
                     plan_column **cols, size_t *ncols, db_error *err);
 
+/* ---- prepared statements (COM_STMT_*; SQL PREPARE later) ---- */
+
+typedef enum plan_param_kind {
+    PLAN_PARAM_NULL = 0,
+    PLAN_PARAM_INT,      /* i */
+    PLAN_PARAM_UINT,     /* u */
+    PLAN_PARAM_DOUBLE,   /* d */
+    PLAN_PARAM_DECIMAL,  /* s[0..len): decimal text, e.g. "-12.50" */
+    PLAN_PARAM_STRING,   /* s[0..len): bytes in the connection character set */
+    PLAN_PARAM_DATE,     /* s[0..len): "YYYY-MM-DD" */
+    PLAN_PARAM_DATETIME, /* s[0..len): "YYYY-MM-DD HH:MM:SS[.ffffff]" */
+    PLAN_PARAM_TIME,     /* s[0..len): "[-]HH:MM:SS[.ffffff]" */
+} plan_param_kind;
+
+/* One bound value of a '?' placeholder, decoded from the wire by the server. */
+typedef struct plan_param {
+    plan_param_kind kind;
+    int64_t i;
+    uint64_t u;
+    double d;
+    const char *s; /* not NUL-terminated; valid for the call */
+    size_t len;
+} plan_param;
+
+/* Parse and analyse sql[0..len) as ONE statement that may contain '?' placeholders, and keep it
+ * in the session under a new id (unique per session, never 0). Nothing is executed and no
+ * variable changes. *nparams is the number of placeholders; *cols / *ncols describe the result
+ * columns in a (ncols 0 for statements without a result set; placeholders in select items are
+ * described as nullable VARCHAR). Errors as plan_execute (ER_PARSE_ERROR, ...). Worker thread. */
+int plan_prepare(plan_session *s, const char *sql, size_t len, arena *a, uint32_t *stmt_id,
+                 uint16_t *nparams, plan_column **cols, size_t *ncols, db_error *err);
+
+/* Run prepared statement stmt_id with params[0..nparams) bound to its placeholders in order.
+ * Rows go to sink (which receives the column metadata of this execution); *out as plan_execute.
+ * Errors: ER_UNKNOWN_STMT_HANDLER for an unknown id, ER_WRONG_ARGUMENTS when nparams differs
+ * from the prepared count, and whatever the statement raises. Worker thread. */
+int plan_execute_prepared(plan_session *s, uint32_t stmt_id, const plan_param *params,
+                          size_t nparams, arena *a, const plan_sink *sink, plan_outcome *out,
+                          db_error *err);
+
+/* Forget prepared statement stmt_id (unknown ids are ignored). plan_session_reset and
+ * plan_session_free forget all of them. */
+void plan_close_prepared(plan_session *s, uint32_t stmt_id);
+
 #endif /* PLANNER_PLANNER_H */

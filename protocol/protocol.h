@@ -344,4 +344,69 @@ int proto_process_kill_parse(const uint8_t *p, size_t len, uint32_t *id, db_erro
  * DB_ERR with ER_MALFORMED_PACKET. */
 int proto_set_option_parse(const uint8_t *p, size_t len, uint16_t *option, db_error *err);
 
+/* ==== prepared statements (binary protocol) ==== */
+
+/* COM_STMT_PREPARE_OK payload: 0x00, statement id, column and parameter counts, warnings. The
+ * parameter and column definitions follow as separate packets (proto_column_write). */
+void proto_stmt_prepare_ok_write(buf *out, uint32_t stmt_id, uint16_t ncols, uint16_t nparams,
+                                 uint16_t warnings);
+
+/* One decoded COM_STMT_EXECUTE parameter. Integers come decoded (i for signed, u for unsigned
+ * types); FLOAT/DOUBLE as d; DATE/DATETIME/TIMESTAMP/TIME as the MYSQL_TIME fields; everything
+ * else (strings, DECIMAL, JSON, blobs, long data) as bytes. */
+typedef struct proto_param {
+    uint8_t type;     /* PROTO_TYPE_* as sent by the client */
+    bool is_unsigned; /* the 0x80 flag of the type */
+    bool is_null;
+    int64_t i;
+    uint64_t u;
+    double d;
+    const uint8_t *s; /* bytes (into the payload or long data), for string-like types */
+    size_t len;
+    struct { /* temporal types */
+        bool neg;
+        uint32_t year, month, day, hour, minute, second, micro, days;
+    } t;
+} proto_param;
+
+/* The fixed head of a COM_STMT_EXECUTE payload (command byte excluded): statement id, flags,
+ * iteration count. DB_ERR with ER_MALFORMED_PACKET when shorter than 9 bytes. */
+int proto_stmt_execute_head(const uint8_t *p, size_t len, uint32_t *stmt_id, uint8_t *flags,
+                            db_error *err);
+
+/* Decode the nparams parameters of a COM_STMT_EXECUTE payload (command byte excluded).
+ * types[0..2*nparams) holds the (type, flags) pairs remembered from the previous execute and is
+ * updated when the client binds new types (clients send types only on the first execute).
+ * long_data[i], when not NULL, is the value sent with COM_STMT_SEND_LONG_DATA for parameter i
+ * (its bytes are not in the payload). has_types is set once types are known. Results in out[],
+ * pointing into p or long_data. DB_ERR with ER_MALFORMED_PACKET on malformed input or when no
+ * types were ever bound. */
+int proto_stmt_execute_params(const uint8_t *p, size_t len, uint16_t nparams, uint8_t *types,
+                              bool *has_types, const buf *const *long_data, proto_param *out,
+                              db_error *err);
+
+/* COM_STMT_SEND_LONG_DATA / COM_STMT_CLOSE / COM_STMT_RESET: statement id (and parameter index
+ * and data for long data). DB_ERR with ER_MALFORMED_PACKET. */
+int proto_stmt_long_data_parse(const uint8_t *p, size_t len, uint32_t *stmt_id, uint16_t *param,
+                               const uint8_t **data, size_t *data_len, db_error *err);
+int proto_stmt_id_parse(const uint8_t *p, size_t len, uint32_t *stmt_id, db_error *err);
+
+/* Binary result row: call proto_binrow_begin (writes 0x00 and a zeroed NULL bitmap of ncols
+ * columns, returning the bitmap's offset in out), then for each column either
+ * proto_binrow_set_null or one proto_binrow_put_* in column order. */
+size_t proto_binrow_begin(buf *out, size_t ncols);
+void proto_binrow_set_null(buf *out, size_t bitmap_at, size_t col);
+/* Integers in the column type's width (TINY 1, SHORT/YEAR 2, LONG/INT24 4, LONGLONG 8). */
+void proto_binrow_put_int(buf *out, uint8_t type, uint64_t v);
+void proto_binrow_put_float(buf *out, float v);
+void proto_binrow_put_double(buf *out, double v);
+/* DATE / DATETIME / TIMESTAMP: the shortest of the 0, 4, 7 and 11-byte forms. */
+void proto_binrow_put_datetime(buf *out, uint32_t year, uint32_t month, uint32_t day, uint32_t hour,
+                               uint32_t minute, uint32_t second, uint32_t micro);
+/* TIME: the shortest of the 0, 8 and 12-byte forms. */
+void proto_binrow_put_time(buf *out, bool neg, uint32_t days, uint32_t hour, uint32_t minute,
+                           uint32_t second, uint32_t micro);
+/* Strings, DECIMAL and everything else: a length-encoded string. */
+void proto_binrow_put_str(buf *out, const void *s, size_t len);
+
 #endif /* PROTOCOL_PROTOCOL_H */

@@ -12,21 +12,6 @@
 
 #define NATIVE_PLUGIN "mysql_native_password"
 
-/* State of one result set being encoded (the plan_sink context). */
-typedef struct sink_ctx {
-    srv_conn *conn;
-    bool started; /* column packets written */
-    size_t ncols;
-} sink_ctx;
-
-static void send_payload(srv_conn *c, const buf *payload);
-static void send_ok(srv_conn *c, uint64_t affected, uint64_t last_id, uint16_t status,
-                    const char *info, bool is_eof);
-static void send_err(srv_conn *c, const db_error *e);
-static void send_eof(srv_conn *c, uint16_t status);
-static void end_result(srv_conn *c, uint16_t status);
-static void column_to_proto(const srv_conn *c, const plan_column *pc, proto_column *out);
-static int sink_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err);
 static int sink_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err);
 static bool check_password(srv_conn *c, const char *user, const uint8_t *token, size_t len);
 static void login(srv_conn *c, const char *user, const uint8_t *token, size_t len, const char *db,
@@ -42,15 +27,15 @@ static void set_user(srv_conn *c, const char *user);
 
 /* ==== reply helpers ==== */
 
-static void
-send_payload(srv_conn *c, const buf *payload)
+void
+srv_reply_payload(srv_conn *c, const buf *payload)
 {
     proto_packet_write(&c->out, payload->data, payload->len, &c->seq);
 }
 
-static void
-send_ok(srv_conn *c, uint64_t affected, uint64_t last_id, uint16_t status, const char *info,
-        bool is_eof)
+void
+srv_reply_ok(srv_conn *c, uint64_t affected, uint64_t last_id, uint16_t status, const char *info,
+             bool is_eof)
 {
     proto_ok ok = {
             .affected_rows = affected,
@@ -65,16 +50,16 @@ send_ok(srv_conn *c, uint64_t affected, uint64_t last_id, uint16_t status, const
     proto_packet_end(&c->out, at, &c->seq);
 }
 
-static void
-send_err(srv_conn *c, const db_error *e)
+void
+srv_reply_err(srv_conn *c, const db_error *e)
 {
     size_t at = proto_packet_begin(&c->out);
     proto_err_write(&c->out, e);
     proto_packet_end(&c->out, at, &c->seq);
 }
 
-static void
-send_eof(srv_conn *c, uint16_t status)
+void
+srv_reply_eof(srv_conn *c, uint16_t status)
 {
     size_t at = proto_packet_begin(&c->out);
     proto_eof_write(&c->out, c->session != NULL ? plan_session_warning_count(c->session) : 0,
@@ -83,13 +68,13 @@ send_eof(srv_conn *c, uint16_t status)
 }
 
 /* The packet that ends a result set: EOF, or an OK with the EOF header under DEPRECATE_EOF. */
-static void
-end_result(srv_conn *c, uint16_t status)
+void
+srv_reply_end_result(srv_conn *c, uint16_t status)
 {
     if (c->caps & PROTO_CLIENT_DEPRECATE_EOF) {
-        send_ok(c, 0, 0, status, NULL, true);
+        srv_reply_ok(c, 0, 0, status, NULL, true);
     } else {
-        send_eof(c, status);
+        srv_reply_eof(c, status);
     }
 }
 
@@ -113,8 +98,8 @@ mbmaxlen(uint16_t collation)
 }
 
 /* Map the planner's column to a wire column definition (types and flags as MySQL reports). */
-static void
-column_to_proto(const srv_conn *c, const plan_column *pc, proto_column *out)
+void
+srv_column_to_proto(const srv_conn *c, const plan_column *pc, proto_column *out)
 {
     uint16_t coll = plan_session_result_collation(c->session);
     bool numeric = true;
@@ -211,23 +196,23 @@ column_to_proto(const srv_conn *c, const plan_column *pc, proto_column *out)
     }
 }
 
-static int
-sink_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err)
+int
+srv_sink_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err)
 {
-    sink_ctx *k = ctx;
+    srv_sink_ctx *k = ctx;
     srv_conn *c = k->conn;
     size_t at = proto_packet_begin(&c->out);
     proto_lenenc_int_put(&c->out, ncols);
     proto_packet_end(&c->out, at, &c->seq);
+    k->wire = arena_calloc(c->stmt_arena, ncols ? ncols : 1, sizeof(proto_column));
     for (size_t i = 0; i < ncols; i++) {
-        proto_column pcol;
-        column_to_proto(c, &cols[i], &pcol);
+        srv_column_to_proto(c, &cols[i], &k->wire[i]);
         at = proto_packet_begin(&c->out);
-        proto_column_write(&c->out, &pcol, false);
+        proto_column_write(&c->out, &k->wire[i], false);
         proto_packet_end(&c->out, at, &c->seq);
     }
     if (!(c->caps & PROTO_CLIENT_DEPRECATE_EOF)) {
-        send_eof(c, plan_session_status(c->session));
+        srv_reply_eof(c, plan_session_status(c->session));
     }
     k->started = true;
     k->ncols = ncols;
@@ -237,7 +222,7 @@ sink_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err)
 static int
 sink_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err)
 {
-    sink_ctx *k = ctx;
+    srv_sink_ctx *k = ctx;
     srv_conn *c = k->conn;
     size_t at = proto_packet_begin(&c->out);
     for (size_t i = 0; i < ncols; i++) {
@@ -282,7 +267,7 @@ login(srv_conn *c, const char *user, const uint8_t *token, size_t len, const cha
         db_error_set(&e, ER_ACCESS_DENIED_ERROR, user, c->peer_host, len > 0 ? "YES" : "NO");
         log_info("conn %llu: access denied for '%s'@'%s'", (unsigned long long)c->id, user,
                  c->peer_host);
-        send_err(c, &e);
+        srv_reply_err(c, &e);
         c->quit = true;
         return;
     }
@@ -296,10 +281,11 @@ login(srv_conn *c, const char *user, const uint8_t *token, size_t len, const cha
         };
         c->session = plan_session_new(c->srv->plan, &si);
     } else {
+        srv_stmt_forget_all(c);
         plan_session_reset(c->session, user, c->peer_host);
     }
     if (db != NULL && db[0] != '\0' && plan_session_use_db(c->session, db, &e) != DB_OK) {
-        send_err(c, &e);
+        srv_reply_err(c, &e);
         c->quit = true;
         return;
     }
@@ -307,7 +293,7 @@ login(srv_conn *c, const char *user, const uint8_t *token, size_t len, const cha
     srv_conn_set_db(c, plan_session_db(c->session));
     srv_conn_set_command(c, "Sleep", NULL, 0);
     c->state = SRV_CONN_COMMAND;
-    send_ok(c, 0, 0, plan_session_status(c->session), NULL, false);
+    srv_reply_ok(c, 0, 0, plan_session_status(c->session), NULL, false);
 }
 
 static void
@@ -317,13 +303,13 @@ do_handshake(srv_conn *c)
     db_error e = {0};
     if (proto_handshake_response_parse(c->pkt.payload, c->pkt.len, c->conn_arena, &hr, &e) !=
         DB_OK) {
-        send_err(c, &e); /* 1043 Bad handshake, or 1251 for pre-4.1 clients */
+        srv_reply_err(c, &e); /* 1043 Bad handshake, or 1251 for pre-4.1 clients */
         c->quit = true;
         return;
     }
     if (hr.is_ssl_request || !(hr.capabilities & PROTO_CLIENT_PROTOCOL_41)) {
         db_error_set(&e, ER_HANDSHAKE_ERROR);
-        send_err(c, &e);
+        srv_reply_err(c, &e);
         c->quit = true;
         return;
     }
@@ -337,7 +323,7 @@ do_handshake(srv_conn *c)
         buf payload;
         buf_init(&payload);
         proto_auth_switch_write(&payload, NATIVE_PLUGIN, c->scramble);
-        send_payload(c, &payload);
+        srv_reply_payload(c, &payload);
         buf_destroy(&payload);
         c->state = SRV_CONN_AUTH_SWITCH;
         return;
@@ -357,7 +343,7 @@ do_change_user(srv_conn *c, const uint8_t *p, size_t len)
     proto_change_user cu;
     db_error e = {0};
     if (proto_change_user_parse(p, len, c->caps, c->conn_arena, &cu, &e) != DB_OK) {
-        send_err(c, &e);
+        srv_reply_err(c, &e);
         c->quit = true;
         return;
     }
@@ -370,7 +356,7 @@ do_change_user(srv_conn *c, const uint8_t *p, size_t len)
         buf payload;
         buf_init(&payload);
         proto_auth_switch_write(&payload, NATIVE_PLUGIN, c->scramble);
-        send_payload(c, &payload);
+        srv_reply_payload(c, &payload);
         buf_destroy(&payload);
         c->state = SRV_CONN_AUTH_SWITCH;
         return;
@@ -391,11 +377,12 @@ do_query(srv_conn *c, const char *sql, size_t len)
     for (;;) {
         size_t n = multi ? plan_statement_split(sql + off, len - off) : len - off;
         bool more = multi && off + n < len && !plan_is_blank(sql + off + n, len - off - n);
-        sink_ctx k = {.conn = c};
-        plan_sink sink = {.ctx = &k, .columns = sink_columns, .row = sink_row};
+        srv_sink_ctx k = {.conn = c};
+        plan_sink sink = {.ctx = &k, .columns = srv_sink_columns, .row = sink_row};
         plan_outcome oc = {0};
         db_error e = {0};
-        int rc = plan_execute(c->session, sql + off, n, c->stmt_arena, &sink, &oc, &e);
+        int rc = plan_execute_multi(c->session, sql + off, len - off, n, c->stmt_arena, &sink, &oc,
+                                    &e);
         uint16_t status = plan_session_status(c->session);
         if (more) {
             status |= PROTO_STATUS_MORE_RESULTS_EXISTS;
@@ -403,13 +390,13 @@ do_query(srv_conn *c, const char *sql, size_t len)
         if (rc != DB_OK) {
             log_debug("conn %llu: statement failed: %d %s", (unsigned long long)c->id, e.code,
                       e.msg);
-            send_err(c, &e);
+            srv_reply_err(c, &e);
             break;
         }
         if (k.started) {
-            end_result(c, status);
+            srv_reply_end_result(c, status);
         } else {
-            send_ok(c, oc.affected_rows, oc.last_insert_id, status, oc.info, false);
+            srv_reply_ok(c, oc.affected_rows, oc.last_insert_id, status, oc.info, false);
         }
         arena_reset(c->stmt_arena);
         if (!more) {
@@ -430,17 +417,17 @@ do_field_list(srv_conn *c, const uint8_t *p, size_t len)
     size_t ncols = 0;
     if (proto_field_list_parse(p, len, c->stmt_arena, &table, &wild, &e) != DB_OK ||
         plan_field_list(c->session, table, wild, c->stmt_arena, &cols, &ncols, &e) != DB_OK) {
-        send_err(c, &e);
+        srv_reply_err(c, &e);
         return;
     }
     for (size_t i = 0; i < ncols; i++) {
         proto_column pcol;
-        column_to_proto(c, &cols[i], &pcol);
+        srv_column_to_proto(c, &cols[i], &pcol);
         size_t at = proto_packet_begin(&c->out);
         proto_column_write(&c->out, &pcol, true);
         proto_packet_end(&c->out, at, &c->seq);
     }
-    end_result(c, plan_session_status(c->session));
+    srv_reply_end_result(c, plan_session_status(c->session));
 }
 
 static void
@@ -459,7 +446,7 @@ do_statistics(srv_conn *c)
                "Flush tables: 1  Open tables: 0  Queries per second avg: %.3f",
                (unsigned long long)up, threads, (unsigned long long)q,
                up > 0 ? (double)q / (double)up : (double)q);
-    send_payload(c, &payload);
+    srv_reply_payload(c, &payload);
     buf_destroy(&payload);
 }
 
@@ -469,7 +456,7 @@ do_command(srv_conn *c)
     db_error e = {0};
     if (c->pkt.len == 0) {
         db_error_set(&e, ER_UNKNOWN_COM_ERROR);
-        send_err(c, &e);
+        srv_reply_err(c, &e);
         return;
     }
     uint8_t cmd = c->pkt.payload[0];
@@ -485,15 +472,15 @@ do_command(srv_conn *c)
     case PROTO_COM_INIT_DB: {
         char *db = arena_strndup(c->stmt_arena, (const char *)p, len);
         if (plan_session_use_db(c->session, db, &e) != DB_OK) {
-            send_err(c, &e);
+            srv_reply_err(c, &e);
             return;
         }
         srv_conn_set_db(c, plan_session_db(c->session));
-        send_ok(c, 0, 0, plan_session_status(c->session), NULL, false);
+        srv_reply_ok(c, 0, 0, plan_session_status(c->session), NULL, false);
         return;
     }
     case PROTO_COM_PING:
-        send_ok(c, 0, 0, plan_session_status(c->session), NULL, false);
+        srv_reply_ok(c, 0, 0, plan_session_status(c->session), NULL, false);
         return;
     case PROTO_COM_FIELD_LIST:
         do_field_list(c, p, len);
@@ -505,16 +492,16 @@ do_command(srv_conn *c)
         uint32_t id = 0;
         if (proto_process_kill_parse(p, len, &id, &e) != DB_OK ||
             srv_hook_kill(c->srv, c->id, id, false, &e) != DB_OK) {
-            send_err(c, &e);
+            srv_reply_err(c, &e);
             return;
         }
-        send_ok(c, 0, 0, plan_session_status(c->session), NULL, false);
+        srv_reply_ok(c, 0, 0, plan_session_status(c->session), NULL, false);
         return;
     }
     case PROTO_COM_SET_OPTION: {
         uint16_t opt = 0;
         if (proto_set_option_parse(p, len, &opt, &e) != DB_OK) {
-            send_err(c, &e);
+            srv_reply_err(c, &e);
             return;
         }
         if (opt == 0) {
@@ -523,33 +510,43 @@ do_command(srv_conn *c)
             c->caps &= ~PROTO_CLIENT_MULTI_STATEMENTS;
         } else {
             db_error_set(&e, ER_UNKNOWN_COM_ERROR);
-            send_err(c, &e);
+            srv_reply_err(c, &e);
             return;
         }
-        send_eof(c, plan_session_status(c->session));
+        srv_reply_eof(c, plan_session_status(c->session));
         return;
     }
     case PROTO_COM_RESET_CONNECTION:
+        srv_stmt_forget_all(c);
         plan_session_reset(c->session, NULL, NULL);
         srv_conn_set_db(c, plan_session_db(c->session));
-        send_ok(c, 0, 0, plan_session_status(c->session), NULL, false);
+        srv_reply_ok(c, 0, 0, plan_session_status(c->session), NULL, false);
         return;
     case PROTO_COM_CHANGE_USER:
         do_change_user(c, p, len);
         return;
-    case PROTO_COM_STMT_CLOSE:
-    case PROTO_COM_STMT_SEND_LONG_DATA:
-        return; /* these never get a reply */
     case PROTO_COM_STMT_PREPARE:
+        srv_stmt_prepare(c, p, len);
+        return;
     case PROTO_COM_STMT_EXECUTE:
+        srv_stmt_execute(c, p, len);
+        return;
+    case PROTO_COM_STMT_SEND_LONG_DATA:
+        srv_stmt_long_data(c, p, len); /* never answered */
+        return;
+    case PROTO_COM_STMT_CLOSE:
+        srv_stmt_close(c, p, len); /* never answered */
+        return;
     case PROTO_COM_STMT_RESET:
+        srv_stmt_reset(c, p, len);
+        return;
     case PROTO_COM_STMT_FETCH:
-        db_error_set(&e, ER_NOT_SUPPORTED_YET, "server-side prepared statements (COM_STMT_*)");
-        send_err(c, &e);
+        db_error_set(&e, ER_NOT_SUPPORTED_YET, "cursors (COM_STMT_FETCH)");
+        srv_reply_err(c, &e);
         return;
     default:
         db_error_set(&e, ER_UNKNOWN_COM_ERROR);
-        send_err(c, &e);
+        srv_reply_err(c, &e);
         return;
     }
 }

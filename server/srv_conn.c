@@ -565,6 +565,7 @@ on_handle_closed(uv_handle_t *h)
 static void
 conn_free(srv_conn *c)
 {
+    srv_stmt_forget_all(c);
     if (c->session != NULL) {
         plan_session_free(c->session);
     }

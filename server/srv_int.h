@@ -103,6 +103,8 @@ struct srv_conn {
     uint32_t caps;       /* effective capabilities (client AND server) */
     uint8_t scramble[PROTO_SCRAMBLE_LEN];
     plan_session *session;  /* NULL until authenticated */
+    struct srv_stmt *stmts; /* prepared statements of this connection (heap array) */
+    size_t nstmts, cap_stmts;
     char user[64];          /* authenticated user */
     bool quit;              /* COM_QUIT or fatal: close after the reply */
     const char *auth_db;    /* database requested in the handshake (conn_arena) */
@@ -155,6 +157,37 @@ void srv_shutdown_begin(srv_server *s);
 
 /* Capabilities the server offers in its greeting. Any thread. */
 uint32_t srv_server_caps(const srv_server *s);
+
+/* ---- replies (srv_command.c), on the job's worker ---- */
+
+/* State of one result set being encoded (the plan_sink context). */
+typedef struct srv_sink_ctx {
+    srv_conn *conn;
+    bool started; /* column packets written */
+    size_t ncols;
+    proto_column *wire; /* wire definitions of the columns (statement arena) */
+} srv_sink_ctx;
+
+void srv_reply_payload(srv_conn *c, const buf *payload);
+void srv_reply_ok(srv_conn *c, uint64_t affected, uint64_t last_id, uint16_t status,
+                  const char *info, bool is_eof);
+void srv_reply_err(srv_conn *c, const db_error *e);
+void srv_reply_eof(srv_conn *c, uint16_t status);
+/* The packet that ends a result set: EOF, or OK with the EOF header under DEPRECATE_EOF. */
+void srv_reply_end_result(srv_conn *c, uint16_t status);
+/* Wire definition of a planner column (types and flags as MySQL reports them). */
+void srv_column_to_proto(const srv_conn *c, const plan_column *pc, proto_column *out);
+/* plan_sink.columns: column count, definitions, EOF; fills ctx->wire. */
+int srv_sink_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err);
+
+/* ---- prepared statements (srv_stmt.c), on the job's worker ---- */
+void srv_stmt_prepare(srv_conn *c, const uint8_t *p, size_t len);
+void srv_stmt_execute(srv_conn *c, const uint8_t *p, size_t len);
+void srv_stmt_long_data(srv_conn *c, const uint8_t *p, size_t len);
+void srv_stmt_close(srv_conn *c, const uint8_t *p, size_t len);
+void srv_stmt_reset(srv_conn *c, const uint8_t *p, size_t len);
+/* Forget every prepared statement of the connection (reset, change user, close). */
+void srv_stmt_forget_all(srv_conn *c);
 
 /* Process the connection's current packet on a worker (srv_command.c). Fills conn->out. */
 void srv_command_run(srv_job *job);

@@ -110,6 +110,26 @@ fuzz_commands(const uint8_t *data, size_t size, arena *a)
     check((proto_process_kill_parse(data, size, &id, &err) == DB_OK) == (size >= 4));
     check((proto_set_option_parse(data, size, &opt, &err) == DB_OK) == (size >= 2));
 
+    /* COM_STMT_EXECUTE with the first byte choosing the parameter count; the decoded string
+     * values must lie inside the payload. */
+    if (size > 0) {
+        uint16_t nparams = data[0] % 8;
+        uint8_t types[16] = {0};
+        bool has_types = (data[0] & 0x80) != 0;
+        proto_param params[8];
+        db_error_clear(&err);
+        if (proto_stmt_execute_params(data + 1, size - 1, nparams, types, &has_types, NULL, params,
+                    &err) == DB_OK) {
+            for (uint16_t i = 0; i < nparams; i++) {
+                if (params[i].s != NULL && !params[i].is_null) {
+                    check(params[i].s >= data + 1 && params[i].s + params[i].len <= data + size);
+                }
+            }
+        } else {
+            check(err.code == 1835);
+        }
+    }
+
     proto_ok ok;
     db_error_clear(&err);
     if (proto_ok_parse_info(data, size, a, &ok, &err) == DB_OK) {

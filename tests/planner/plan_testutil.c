@@ -118,6 +118,45 @@ exec_text(tx *t, const char *sql, size_t stmt_len, bool multi)
 }
 
 int
+tx_prepare(tx *t, const char *sql, uint32_t *id, uint16_t *nparams)
+{
+    arena_reset(t->a);
+    db_error_clear(&t->err);
+    t->got_columns = false;
+    t->ncols = 0;
+    t->nrows = 0;
+    memset(t->cells, 0, sizeof t->cells);
+    size_t len = strlen(sql);
+    char *copy = mem_alloc(len + 1);
+    memcpy(copy, sql, len);
+    plan_column *cols = NULL;
+    size_t ncols = 0;
+    *id = 0;
+    *nparams = 0;
+    t->rc = plan_prepare(t->s, copy, len, t->a, id, nparams, &cols, &ncols, &t->err);
+    memset(copy, 'X', len); /* the prepared statement must not point into the caller's text */
+    mem_free(copy);
+    if (t->rc == DB_OK) {
+        sink_columns(t, cols, ncols, &t->err);
+    }
+    return t->rc;
+}
+
+int
+tx_exec_prepared(tx *t, uint32_t id, const plan_param *params, size_t n)
+{
+    arena_reset(t->a);
+    db_error_clear(&t->err);
+    t->got_columns = false;
+    t->ncols = 0;
+    t->nrows = 0;
+    memset(t->cells, 0, sizeof t->cells);
+    plan_sink sink = {t, sink_columns, sink_row};
+    t->rc = plan_execute_prepared(t->s, id, params, n, t->a, &sink, &t->out, &t->err);
+    return t->rc;
+}
+
+int
 tx_exec(tx *t, const char *sql)
 {
     return exec_text(t, sql, 0, false);

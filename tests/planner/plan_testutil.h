@@ -36,6 +36,12 @@ int tx_exec(tx *t, const char *sql);
 /* Run the statement sql[0..stmt_len) of a multi-statement text through plan_execute_multi (sql
  * runs to its NUL); returns rc; results in t. */
 int tx_exec_multi(tx *t, const char *sql, size_t stmt_len);
+/* plan_prepare sql (from a heap copy freed right after the call, so the statement must keep
+ * its own); returns rc; the described columns go to t->cols / t->ncols, the id and the number
+ * of placeholders to *id / *nparams. */
+int tx_prepare(tx *t, const char *sql, uint32_t *id, uint16_t *nparams);
+/* plan_execute_prepared with params[0..n); returns rc; results in t. */
+int tx_exec_prepared(tx *t, uint32_t id, const plan_param *params, size_t n);
 /* Cell text, "NULL" for SQL NULL, "<none>" when out of range. */
 const char *tx_cell(tx *t, size_t row, size_t col);
 /* Run sql and return cell (0,0), or "ERR <code> <sqlstate> <msg>" on failure. */
