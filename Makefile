@@ -95,7 +95,7 @@ $(BUILD)/obj/%.o: %.c | $(GEN_PARSER_H)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-$(GEN_PARSER_C) $(GEN_PARSER_H): $(GRAMMAR) $(LEMPAR)
+$(GEN_PARSER_C) $(GEN_PARSER_H) &: $(GRAMMAR) $(LEMPAR)
 	@mkdir -p $(BUILD)/gen/planner
 	@$(if $(Q),echo "  LEMON   $<")
 	$(Q)lemon -q -T$(LEMPAR) -d$(BUILD)/gen/planner $<
