@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * catalog: the public API of the catalog module. Today it holds the write-ahead edit log (typed
+ * records, group commit, checkpoint image) and the TSO allocator; databases, tables and DDL
+ * arrive with the rest of issue 3. Other modules include only this header.
+ * See catalog/README.md §Formats. */
+#ifndef CATALOG_CATALOG_H
+#define CATALOG_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/buf.h"
+#include "common/db_error.h"
+
+/* ======================================================================================
+ * Edit log
+ * ====================================================================================== */
+
+typedef struct cat_editlog cat_editlog;
+
+/* Record types (u16). 0 is invalid. Each module owns a range so types never collide; a type,
+ * once written to disk, keeps its number and payload meaning forever. */
+enum {
+    CAT_REC_CATALOG_FIRST = 1, /* catalog: 1..999 */
+    CAT_REC_TSO_HWM = 1,       /* TSO high-water mark: u64le physical ms (cat_tso.c) */
+    CAT_REC_CATALOG_LAST = 999,
+    CAT_REC_STORAGE_FIRST = 1000, /* storage: 1000..1999 */
+    CAT_REC_BINLOG_FIRST = 2000,  /* binlog: 2000..2999 */
+    CAT_REC_STREAM_FIRST = 3000,  /* stream: 3000..3999 */
+    CAT_REC_TEST_FIRST = 60000,   /* unit tests and benchmarks: 60000..65535 */
+};
+
+/* Image section ids (u16), one per module state that the image carries. 0 is invalid. */
+enum {
+    CAT_IMG_TSO = 1,             /* TSO high-water mark: u64le physical ms */
+    CAT_IMG_STORAGE_FIRST = 100, /* storage: 100..199, binlog 200..299, stream 300..399 */
+    CAT_IMG_TEST_FIRST = 60000,  /* unit tests and benchmarks */
+};
+
+/* Largest payload of one record, in bytes. */
+#define CAT_EDITLOG_MAX_PAYLOAD (64u << 20)
+
+typedef struct cat_editlog_config {
+    uint64_t segment_bytes;      /* roll to a new segment once one exceeds this; 0 = 64 MiB */
+    uint64_t checkpoint_records; /* checkpoint_due after this many records; 0 = no limit */
+    uint64_t checkpoint_bytes;   /* checkpoint_due after this many log bytes; 0 = no limit */
+} cat_editlog_config;
+
+/* Replays one record. payload[0..len) is valid during the call only. Returns DB_OK, or DB_ERR
+ * with err set, which stops the replay with that error. Runs on the thread of
+ * cat_editlog_replay. */
+typedef int (*cat_replay_fn)(void *ctx, uint16_t type, uint64_t seq, const void *payload,
+                             size_t len, db_error *err);
+/* Serializes one image section: append the bytes of the state as of record `seq` (every record
+ * with a sequence number <= seq applied, none after) to out. Runs inside cat_editlog_checkpoint
+ * while appends are held back; it must not call cat_editlog_append (that would deadlock).
+ * Returns DB_OK, or DB_ERR with err set (the checkpoint is abandoned, the log stays usable). */
+typedef int (*cat_image_write_fn)(void *ctx, uint64_t seq, buf *out, db_error *err);
+/* Loads one image section written by the matching write_fn at record `seq`. data is valid
+ * during the call only. Returns DB_OK or DB_ERR with err set (replay stops). */
+typedef int (*cat_image_load_fn)(void *ctx, uint64_t seq, const void *data, size_t len,
+                                 db_error *err);
+
+/* Counters, read under the log's lock by cat_editlog_stats. */
+typedef struct cat_editlog_stats {
+    uint64_t next_seq;            /* sequence number the next append gets */
+    uint64_t durable_seq;         /* every record <= this is on disk (fdatasync returned) */
+    uint64_t image_seq;           /* last record covered by the newest image; 0 = no image */
+    uint64_t appends;             /* records appended since open */
+    uint64_t syncs;               /* group writes (one write(2) + one fdatasync) since open */
+    uint64_t bytes_written;       /* record bytes written since open */
+    uint64_t records_since_image; /* records with seq > image_seq (replayed ones included) */
+    uint64_t bytes_since_image;   /* their encoded size in bytes */
+    uint64_t segments;            /* log segment files in the directory */
+    uint64_t torn_bytes_cut;      /* bytes cut off the tail by cat_editlog_open */
+} cat_editlog_stats;
+
+/* Opens the edit log in directory dir (created if missing; its parent must exist). Removes an
+ * orphan image.tmp / editlog.tmp, deletes images older than the newest and log segments the
+ * newest image covers, and validates every remaining record (length, CRC32C, consecutive
+ * sequence numbers). A torn record at the very end of the last segment is cut off with a
+ * warning in the log; any other damage refuses to open with ER_CAT_META_CORRUPT naming the file
+ * and byte offset. Returns a heap object (free with cat_editlog_close), or NULL with err set.
+ * Nothing is replayed yet: register handlers, then call cat_editlog_replay. Blocks on file I/O;
+ * call at start-up. cfg may be NULL (defaults); it is copied. */
+cat_editlog *cat_editlog_open(const char *dir, const cat_editlog_config *cfg, db_error *err);
+
+/* Registers the replay handler of record type `type` (!= 0, not yet registered); name is a
+ * static string for messages. Only before cat_editlog_replay; a violation is a DB_ASSERT.
+ * ctx is borrowed and must outlive the log. */
+void cat_editlog_register(cat_editlog *el, uint16_t type, const char *name, cat_replay_fn fn,
+                          void *ctx);
+
+/* Registers image section `id` (!= 0, not yet registered) with its writer and loader. Every
+ * checkpoint writes every registered section, in id order. Only before cat_editlog_replay. */
+void cat_editlog_register_section(cat_editlog *el, uint16_t id, const char *name,
+                                  cat_image_write_fn write_fn, cat_image_load_fn load_fn,
+                                  void *ctx);
+
+/* Replays the newest image (each section's load_fn, in file order) and then every record after
+ * the image's sequence number, in sequence order, through the registered handlers. A record of
+ * an unregistered type, or an image section without a loader, fails with ER_CAT_META_CORRUPT
+ * naming file and offset. Call exactly once, before the first append or checkpoint.
+ * Returns DB_OK or DB_ERR. Blocks on file reads. */
+int cat_editlog_replay(cat_editlog *el, db_error *err);
+
+/* Appends one record of `type` with payload[0..len) (copied) and returns once it is durable:
+ * written and fdatasync'ed, together with every record appended concurrently (group commit:
+ * one thread writes the whole pending batch with one write(2) + one fdatasync while the others
+ * wait). *seq_out (may be NULL) receives the record's sequence number; numbers are consecutive
+ * from 1 and order the replay. Any thread; blocks for the fsync. Must not be called from an
+ * image write_fn. Returns DB_OK; DB_ERR with ER_CAT_RECORD_TOO_LARGE (nothing written) or
+ * ER_CAT_LOG_FAILED: after a failed write or fsync the log refuses every later append, since the
+ * kernel may have dropped the dirty pages (restart to recover from disk). */
+int cat_editlog_append(cat_editlog *el, uint16_t type, const void *payload, size_t len,
+                       uint64_t *seq_out, db_error *err);
+
+/* Writes a full image: waits for in-flight appends, holds new ones back, calls every section's
+ * write_fn into image.tmp, fsyncs it, renames it to image.<seq>, fsyncs the directory, starts a
+ * new log segment and deletes the segments and the older image it covers. The caller must make
+ * sure the state the write_fns serialize includes every record appended so far (for example by
+ * applying each record under its own lock before the append's caller releases that lock, and
+ * checkpointing under the same lock). Any thread; blocks for file I/O and fsyncs.
+ * Returns DB_OK or DB_ERR (the log keeps working; the old image and segments stay). */
+int cat_editlog_checkpoint(cat_editlog *el, db_error *err);
+
+/* True once the records or bytes appended since the last image reach cfg.checkpoint_records /
+ * cfg.checkpoint_bytes: the owner's background job should call cat_editlog_checkpoint. */
+bool cat_editlog_checkpoint_due(cat_editlog *el);
+
+/* Snapshot of the counters. Any thread. */
+void cat_editlog_stats_get(cat_editlog *el, cat_editlog_stats *out);
+
+/* Closes the files and frees el (NULL is fine). No append or checkpoint may be running. It does
+ * not checkpoint: a clean shutdown calls cat_editlog_checkpoint first. */
+void cat_editlog_close(cat_editlog *el);
+
+/* ======================================================================================
+ * TSO: 64-bit commit timestamps, (physical_ms << 18) | logical
+ * ====================================================================================== */
+
+typedef struct cat_tso cat_tso;
+
+#define CAT_TSO_LOGICAL_BITS  18
+#define CAT_TSO_LOGICAL_MAX   ((1u << CAT_TSO_LOGICAL_BITS) - 1u)
+#define CAT_TSO_PHYSICAL_MAX  ((UINT64_C(1) << (64 - CAT_TSO_LOGICAL_BITS)) - 1u)
+#define CAT_TSO_HWM_WINDOW_MS 3000 /* physical ms reserved by one high-water-mark record */
+#define CAT_TSO_FMT_SIZE      48   /* buffer size for cat_tso_format */
+
+/* Milliseconds since the Unix epoch. Injected so tests can move the clock at will. */
+typedef uint64_t (*cat_clock_fn)(void *ctx);
+
+/* The real clock: CLOCK_REALTIME in ms (ctx unused). */
+uint64_t cat_clock_realtime_ms(void *ctx);
+
+static inline uint64_t
+cat_tso_make(uint64_t physical_ms, uint32_t logical)
+{
+    return (physical_ms << CAT_TSO_LOGICAL_BITS) | (logical & CAT_TSO_LOGICAL_MAX);
+}
+
+static inline uint64_t
+cat_tso_physical(uint64_t tso)
+{
+    return tso >> CAT_TSO_LOGICAL_BITS;
+}
+
+static inline uint32_t
+cat_tso_logical(uint64_t tso)
+{
+    return (uint32_t)(tso & CAT_TSO_LOGICAL_MAX);
+}
+
+/* Creates the allocator and registers its record type (CAT_REC_TSO_HWM) and image section
+ * (CAT_IMG_TSO) with el, so it must be called before cat_editlog_replay; cat_tso_next works
+ * after the replay. now_ms/ctx give the clock (cat_clock_realtime_ms in production). Returns a
+ * heap object, or NULL with err set. Free it with cat_tso_free after closing the log. */
+cat_tso *cat_tso_new(cat_editlog *el, cat_clock_fn now_ms, void *ctx, db_error *err);
+
+void cat_tso_free(cat_tso *tso);
+
+/* Allocates the next TSO into *out: strictly greater than every TSO this allocator or any
+ * earlier process on the same log handed out, even if the clock stepped back. The physical
+ * part is max(clock, last physical); when the 18-bit logical counter overflows the physical
+ * part advances by 1 ms without waiting for the clock. Before handing out a physical value
+ * above the persisted high-water mark it appends a CAT_REC_TSO_HWM record of physical +
+ * CAT_TSO_HWM_WINDOW_MS and waits for it to be durable (about once per 3 s). Any thread.
+ * Returns DB_OK, or DB_ERR (edit-log failure; nothing handed out). */
+int cat_tso_next(cat_tso *tso, uint64_t *out, db_error *err);
+
+/* A value >= every TSO handed out so far (by this process or an earlier one) and < every TSO
+ * cat_tso_next will return: the last one allocated, or before the first allocation the top of
+ * the persisted high-water mark's millisecond. Allocates nothing, never blocks on I/O. */
+uint64_t cat_tso_current(cat_tso *tso);
+
+/* The persisted high-water mark (physical ms); 0 before the first one. For tests and SHOW. */
+uint64_t cat_tso_hwm(cat_tso *tso);
+
+/* Formats tso as "YYYY-MM-DD HH:MM:SS.mmm/<logical>" (physical part in UTC) into out, which
+ * has room for CAT_TSO_FMT_SIZE bytes. Returns out. */
+char *cat_tso_format(uint64_t tso, char *out);
+
+/* Parses either a decimal TSO or the cat_tso_format text. Returns true and sets *out, or
+ * false if s is neither. */
+bool cat_tso_parse(const char *s, uint64_t *out);
+
+#endif /* CATALOG_CATALOG_H */
