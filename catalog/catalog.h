@@ -205,4 +205,57 @@ char *cat_tso_format(uint64_t tso, char *out);
  * false if s is neither. */
 bool cat_tso_parse(const char *s, uint64_t *out);
 
+/* ==== the durable catalog (cat_meta.c) ==== */
+
+#include "catalog/cat_schema.h"
+
+typedef struct cat_meta cat_meta;
+
+typedef struct cat_meta_config {
+    cat_editlog_config log; /* segment size and checkpoint triggers */
+    cat_clock_fn clock;     /* NULL = cat_clock_realtime_ms */
+    void *clock_ctx;
+} cat_meta_config;
+
+/* Open the catalog in dir (the edit log, images and TSO live there) and replay it: the model is
+ * exactly what was acknowledged before the last stop or crash. cfg may be NULL. Heap object or
+ * NULL with err (ER_CAT_META_CORRUPT naming file and offset, ER_CAT_SCHEMA_DECODE, I/O errors).
+ * Start-up thread; blocks on file I/O. */
+cat_meta *cat_meta_open(const char *dir, const cat_meta_config *cfg, db_error *err);
+/* Close; with checkpoint, first write an image so the next start replays nothing. NULL is ok. */
+void cat_meta_close(cat_meta *m, bool checkpoint);
+/* Write an image now (see cat_editlog_checkpoint). Takes the write lock. */
+int cat_meta_checkpoint(cat_meta *m, db_error *err);
+/* True when the record/byte triggers of the config ask for a checkpoint. */
+bool cat_meta_checkpoint_due(cat_meta *m);
+/* The TSO allocator (thread-safe). */
+cat_tso *cat_meta_tso(cat_meta *m);
+
+/* Readers: cat_meta_read_begin takes the shared lock and returns the model, valid (and
+ * unchanging) until cat_meta_read_end. Never call a DDL function in between. Any thread. */
+const cat_catalog *cat_meta_read_begin(cat_meta *m);
+void cat_meta_read_end(cat_meta *m);
+
+/* DDL. Each validates against the model, appends one record to the edit log (durable when the
+ * call returns DB_OK) and only then publishes the change; on any error nothing changed.
+ * Errors are those of the cat_schema function named. Worker threads; block on the log's fsync. */
+int cat_meta_create_db(cat_meta *m, const char *name, bool if_not_exists, const cat_props *props,
+                       db_error *err); /* cat_db_create */
+int cat_meta_drop_db(cat_meta *m, const char *name, bool if_exists,
+                     db_error *err); /* cat_db_drop */
+int cat_meta_alter_db(cat_meta *m, const char *name, const cat_props *props,
+                      db_error *err); /* cat_db_set_properties */
+int cat_meta_create_table(cat_meta *m, const cat_create_table_req *req,
+                          db_error *err); /* cat_table_validate_create + attach */
+int cat_meta_drop_table(cat_meta *m, const char *db, const char *name, bool if_exists,
+                        db_error *err); /* cat_table_drop */
+
+/* ALTER TABLE: edit(c, db, copy, arg, err) changes a private copy of the table with the
+ * cat_table_* ALTER functions; when it returns DB_OK the copy is logged and replaces the table.
+ * ER_BAD_DB_ERROR / ER_NO_SUCH_TABLE when the table does not exist. */
+typedef int (*cat_table_edit_fn)(cat_catalog *c, cat_db *db, cat_table *copy, void *arg,
+                                 db_error *err);
+int cat_meta_alter_table(cat_meta *m, const char *db, const char *name, cat_table_edit_fn edit,
+                         void *arg, db_error *err);
+
 #endif /* CATALOG_CATALOG_H */
