@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "catalog/catalog.h"
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/db_error.h"
@@ -130,7 +131,11 @@ struct srv_server {
     uv_async_t wakeup;         /* other threads ask the loop to look at kill requests */
     uv_timer_t shutdown_timer; /* bounds the graceful shutdown */
     srv_pool *pool;
-    SSL_CTX *ssl_ctx; /* NULL when TLS could not be set up */
+    SSL_CTX *ssl_ctx;            /* NULL when TLS could not be set up */
+    cat_meta *meta;              /* the durable catalog (edit log, TSO, schema) */
+    uv_timer_t checkpoint_timer; /* looks every second whether a checkpoint is due */
+    srv_job checkpoint_job;      /* at most one checkpoint runs at a time */
+    bool checkpoint_running;     /* loop thread only */
     plan_server *plan;
     uint8_t root_stage2[20]; /* SHA1(SHA1(root_password)) */
     bool root_has_password;
