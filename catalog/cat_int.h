@@ -104,4 +104,8 @@ cat__set_u64(uint8_t *p, uint64_t v)
     }
 }
 
+/* Users of a catalog: created before replay (registers record types and an image section). */
+cat_users *cat_users_new(cat_editlog *log);
+void cat_users_free(cat_users *us);
+
 #endif /* CATALOG_CAT_INT_H */

@@ -24,6 +24,7 @@ struct cat_meta {
     cat_editlog *log;
     cat_tso *tso;
     cat_catalog *cat;      /* guarded by lock */
+    cat_users *users;      /* accounts; has its own lock */
     pthread_rwlock_t lock; /* protects cat: readers share it, DDL holds it exclusively across
                               validate + append + publish, so commits are in log order */
 };
@@ -295,6 +296,7 @@ cat_meta_open(const char *dir, const cat_meta_config *cfg, db_error *err)
         cat_meta_close(m, false);
         return NULL;
     }
+    m->users = cat_users_new(log);
     cat_editlog_register(log, CAT_REC_DB_PUT, "database", replay_record, m);
     cat_editlog_register(log, CAT_REC_DB_DROP, "drop database", replay_record, m);
     cat_editlog_register(log, CAT_REC_TABLE_PUT, "table", replay_record, m);
@@ -320,6 +322,7 @@ cat_meta_close(cat_meta *m, bool checkpoint)
         pthread_rwlock_unlock(&m->lock);
     }
     cat_tso_free(m->tso);
+    cat_users_free(m->users);
     cat_editlog_close(m->log);
     cat_catalog_free(m->cat);
     pthread_rwlock_destroy(&m->lock);
@@ -339,6 +342,12 @@ bool
 cat_meta_checkpoint_due(cat_meta *m)
 {
     return cat_editlog_checkpoint_due(m->log);
+}
+
+cat_users *
+cat_meta_users(cat_meta *m)
+{
+    return m->users;
 }
 
 cat_tso *

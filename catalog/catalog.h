@@ -258,4 +258,50 @@ typedef int (*cat_table_edit_fn)(cat_catalog *c, cat_db *db, cat_table *copy, vo
 int cat_meta_alter_table(cat_meta *m, const char *db, const char *name, cat_table_edit_fn edit,
                          void *arg, db_error *err);
 
+/* ==== users and privileges (cat_user.c) ==== */
+
+typedef struct cat_users cat_users; /* thread-safe: its own rwlock */
+
+/* Doris privileges (bits). */
+#define CAT_PRIV_SELECT 0x01u
+#define CAT_PRIV_LOAD   0x02u
+#define CAT_PRIV_ALTER  0x04u
+#define CAT_PRIV_CREATE 0x08u
+#define CAT_PRIV_DROP   0x10u
+#define CAT_PRIV_ADMIN  0x20u
+#define CAT_PRIV_ALL    0x3Fu
+
+/* The accounts of the catalog in cat_meta m (root is built into the server, not stored). */
+cat_users *cat_meta_users(cat_meta *m);
+/* SHA1(SHA1(password)): the stored form (mysql_native_password). */
+void cat_password_hash(const char *password, size_t len, uint8_t out[20]);
+/* CREATE USER 'name'@'host' [IDENTIFIED BY password] (password NULL or "" = none). Durable on
+ * DB_OK. ER_CANNOT_USER (1396) when it exists (and not if_not_exists) or for root. */
+int cat_users_create(cat_users *us, const char *name, const char *host, const char *password,
+                     bool if_not_exists, db_error *err);
+/* DROP USER. ER_CANNOT_USER when absent (and not if_exists). */
+int cat_users_drop(cat_users *us, const char *name, const char *host, bool if_exists,
+                   db_error *err);
+/* SET PASSWORD / ALTER USER ... IDENTIFIED BY. ER_CANNOT_USER when absent. */
+int cat_users_set_password(cat_users *us, const char *name, const char *host, const char *password,
+                           db_error *err);
+/* GRANT (revoke false) or REVOKE privs ON internal.db.tbl ("*" wildcards). ER_CANNOT_USER. */
+int cat_users_grant(cat_users *us, const char *name, const char *host, uint32_t privs,
+                    const char *db, const char *tbl, bool revoke, db_error *err);
+/* Login lookup: the account for name connecting from host (host patterns with % and _; an
+ * exact host wins over a pattern). Copies its hash and the account's host. */
+bool cat_users_login(cat_users *us, const char *name, const char *host, uint8_t stage2[20],
+                     bool *has_password, char *matched_host, size_t matched_cap);
+/* Effective privileges of account name@host (as created) on db.tbl; tbl NULL asks for the
+ * database level, which any grant inside the database satisfies (enough to USE it). */
+uint32_t cat_users_privs(cat_users *us, const char *name, const char *host, const char *db,
+                         const char *tbl);
+/* SHOW GRANTS lines of the account, each NUL-terminated, appended to out. */
+void cat_users_show_grants(cat_users *us, const char *name, const char *host, buf *out);
+bool cat_users_exists(cat_users *us, const char *name, const char *host);
+/* Names and hosts of up to max accounts; returns how many exist. */
+size_t cat_users_list(cat_users *us, char (*names)[64], char (*hosts)[64], size_t max);
+/* "Select_priv" etc. for one bit. */
+const char *cat_priv_name(uint32_t bit);
+
 #endif /* CATALOG_CATALOG_H */
