@@ -128,8 +128,10 @@ void plan_server_free(plan_server *srv);
 
 typedef struct plan_session_init {
     uint64_t conn_id;
-    const char *user;  /* authenticated user */
-    const char *host;  /* client host, e.g. "127.0.0.1" */
+    const char *user;         /* authenticated user */
+    const char *host;         /* client host, e.g. "127.0.0.1" */
+    const char *account_host; /* host of the matching account ("%" for root); privileges are
+                                 granted to user@account_host */
     const char *db;    /* initial database or NULL (must be valid: use plan_session_use_db) */
     uint8_t collation; /* handshake collation id (33, 45, 255, 8, 63 ...) */
 } plan_session_init;

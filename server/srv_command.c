@@ -13,7 +13,8 @@
 #define NATIVE_PLUGIN "mysql_native_password"
 
 static int sink_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err);
-static bool check_password(srv_conn *c, const char *user, const uint8_t *token, size_t len);
+static bool check_password(srv_conn *c, const char *user, const uint8_t *token, size_t len,
+                           char *account_host, size_t cap);
 static void login(srv_conn *c, const char *user, const uint8_t *token, size_t len, const char *db,
                   uint8_t collation);
 static void do_handshake(srv_conn *c);
@@ -246,15 +247,24 @@ set_user(srv_conn *c, const char *user)
     pthread_mutex_unlock(&c->srv->conns_lock);
 }
 
-/* Only the built-in root account exists until the catalog brings users. */
+/* root is built in (root_password of fe.conf); every other account lives in the catalog.
+ * account_host receives the host part of the matching account ('%' for root). */
 static bool
-check_password(srv_conn *c, const char *user, const uint8_t *token, size_t len)
+check_password(srv_conn *c, const char *user, const uint8_t *token, size_t len, char *account_host,
+               size_t cap)
 {
     const srv_server *s = c->srv;
-    if (strcmp(user, "root") != 0) {
+    if (strcmp(user, "root") == 0) {
+        snprintf(account_host, cap, "%%");
+        return proto_native_check(c->scramble, s->root_stage2, s->root_has_password, token, len);
+    }
+    uint8_t stage2[20];
+    bool has_password = false;
+    if (!cat_users_login(cat_meta_users(s->meta), user, c->peer_host, stage2, &has_password,
+                         account_host, cap)) {
         return false;
     }
-    return proto_native_check(c->scramble, s->root_stage2, s->root_has_password, token, len);
+    return proto_native_check(c->scramble, stage2, has_password, token, len);
 }
 
 /* Verify the token; on success create (or reset) the session, switch database, answer OK. */
@@ -263,7 +273,8 @@ login(srv_conn *c, const char *user, const uint8_t *token, size_t len, const cha
       uint8_t collation)
 {
     db_error e = {0};
-    if (!check_password(c, user, token, len)) {
+    char account_host[64];
+    if (!check_password(c, user, token, len, account_host, sizeof account_host)) {
         db_error_set(&e, ER_ACCESS_DENIED_ERROR, user, c->peer_host, len > 0 ? "YES" : "NO");
         log_info("conn %llu: access denied for '%s'@'%s'", (unsigned long long)c->id, user,
                  c->peer_host);
@@ -276,6 +287,7 @@ login(srv_conn *c, const char *user, const uint8_t *token, size_t len, const cha
                 .conn_id = c->id,
                 .user = user,
                 .host = c->peer_host,
+                .account_host = account_host,
                 .db = NULL,
                 .collation = collation,
         };
