@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalog/catalog.h"
 #include "common/arena.h"
 #include "common/db_error.h"
 
@@ -116,6 +117,8 @@ typedef struct plan_server_init {
     const char *datadir;          /* @@datadir */
     const char *system_time_zone; /* @@system_time_zone, e.g. "UTC" */
     bool have_ssl;                /* @@have_ssl YES/DISABLED */
+    cat_meta *meta;               /* the durable catalog (databases, tables, users, TSO); NULL in
+                                     unit tests that need none */
     plan_hooks hooks;
 } plan_server_init;
 

@@ -209,12 +209,14 @@ start(srv_server *s, db_error *err)
             .datadir = c->storage_root_path,
             .system_time_zone = "UTC",
             .have_ssl = true,
+            .meta = NULL, /* set below, once the catalog is open */
             .hooks = {.ctx = s, .processlist = srv_hook_processlist, .kill = srv_hook_kill},
     };
     const char *tz = getenv("TZ");
     if (tz != NULL && tz[0] != '\0') {
         pi.system_time_zone = tz;
     }
+    pi.meta = s->meta;
     s->plan = plan_server_new(&pi);
 
     int nthreads = (int)c->worker_threads;
