@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "catalog/catalog.h"
 #include "common/arena.h"
 #include "common/db_error.h"
 
+typedef struct cat_meta cat_meta;         /* catalog/catalog.h */
 typedef struct plan_server plan_server;   /* process-wide SQL state (global variables) */
 typedef struct plan_session plan_session; /* one connection's SQL state */
 
