@@ -44,7 +44,7 @@
     UNCOMMITTED REPEATABLE SERIALIZABLE CONSISTENT SNAPSHOT GLOBAL SESSION LOCAL NAMES CHARSET
     COLLATION STATUS VARIABLES WARNINGS ERRORS PROCESSLIST FULL ENGINES STORAGE CONNECTION QUERY
     PASSWORD OFFSET SIGNED DATE DATETIME TIME TIMESTAMP TABLES COUNT ESCAPE UNKNOWN END SUBSTR
-    SUBSTRING TRIM CAST PREPARE EXECUTE DEALLOCATE.
+    SUBSTRING TRIM CAST PREPARE EXECUTE DEALLOCATE ROLLUP.
 
 /* Precedence, lowest first (MySQL's operator precedence). */
 %right ASSIGN.
@@ -73,8 +73,16 @@ input ::= cmd semi_opt.
 semi_opt ::= .
 semi_opt ::= SEMI.
 
-/* SELECT */
-cmd ::= SELECT distinct_opt selitems from_opt where_opt order_opt limit_opt. { plan_stmt_begin(pp, PS_SELECT); }
+/* SELECT. Joins, GROUP BY, HAVING, subqueries and UNION parse, then fail with
+ * ER_NOT_SUPPORTED_YET (plan_stmt_unsupported keeps the first one met). */
+cmd ::= select. { plan_stmt_begin(pp, PS_SELECT); }
+cmd ::= select UNION union_opt select. { plan_stmt_unsupported(pp, "UNION"); }
+
+select ::= SELECT distinct_opt selitems from_opt where_opt group_opt having_opt order_opt limit_opt.
+
+union_opt ::= .
+union_opt ::= ALL.
+union_opt ::= DISTINCT.
 
 distinct_opt ::= .
 distinct_opt ::= ALL.
@@ -88,8 +96,9 @@ selitem ::= expr(X) ident_tok(A). { plan_stmt_select_item(pp, X, &A, false); }
 selitem ::= expr(X) AS ident_tok(A). { plan_stmt_select_item(pp, X, &A, false); }
 selitem ::= expr(X) AS STRING(A). { plan_stmt_select_item(pp, X, &A, true); }
 selitem ::= expr(X) STRING(A). [LOWEST] { plan_stmt_select_item(pp, X, &A, true); }
-selitem ::= STAR. { plan_stmt_select_star(pp, NULL); }
-selitem ::= ident_tok(Q) DOT STAR. { plan_stmt_select_star(pp, &Q); }
+selitem ::= STAR. { plan_stmt_select_star(pp, NULL, NULL); }
+selitem ::= ident_tok(Q) DOT STAR. { plan_stmt_select_star(pp, NULL, &Q); }
+selitem ::= ident_tok(D) DOT ident_tok(Q) DOT STAR. { plan_stmt_select_star(pp, &D, &Q); }
 
 from_opt ::= .
 from_opt ::= FROM DUAL.
@@ -97,6 +106,24 @@ from_opt ::= FROM tablelist.
 
 tablelist ::= tableref.
 tablelist ::= tablelist COMMA tableref.
+tablelist ::= tablelist join_kw tableref join_cond. { plan_stmt_unsupported(pp, "JOIN"); }
+
+join_kw ::= JOIN.
+join_kw ::= INNER JOIN.
+join_kw ::= CROSS JOIN.
+join_kw ::= STRAIGHT_JOIN.
+join_kw ::= NATURAL JOIN.
+join_kw ::= LEFT JOIN.
+join_kw ::= LEFT OUTER JOIN.
+join_kw ::= RIGHT JOIN.
+join_kw ::= RIGHT OUTER JOIN.
+
+join_cond ::= .
+join_cond ::= ON expr.
+join_cond ::= USING LP idlist RP.
+
+idlist ::= ident_tok.
+idlist ::= idlist COMMA ident_tok.
 
 tableref ::= ident_tok(N). { plan_stmt_table(pp, NULL, &N, NULL); }
 tableref ::= ident_tok(N) ident_tok(A). { plan_stmt_table(pp, NULL, &N, &A); }
@@ -104,22 +131,35 @@ tableref ::= ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, NULL, &N, &A); 
 tableref ::= ident_tok(D) DOT ident_tok(N). { plan_stmt_table(pp, &D, &N, NULL); }
 tableref ::= ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
 tableref ::= ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
+tableref ::= LP select RP as_opt ident_tok. { plan_stmt_unsupported(pp, "subqueries"); }
+
+as_opt ::= .
+as_opt ::= AS.
 
 where_opt ::= .
 where_opt ::= WHERE expr(X). { pp->stmt->where = X; }
 
+group_opt ::= .
+group_opt ::= GROUP BY exprlist rollup_opt. { plan_stmt_unsupported(pp, "GROUP BY"); }
+
+rollup_opt ::= .
+rollup_opt ::= WITH ROLLUP.
+
+having_opt ::= .
+having_opt ::= HAVING expr. { plan_stmt_unsupported(pp, "HAVING"); }
+
 order_opt ::= .
-order_opt ::= ORDER BY orderlist(L). { pp->stmt->order = L; }
+order_opt ::= ORDER BY orderlist.
 
-%type orderlist {plan_ast_list *}
-orderlist(A) ::= orderitem(X). { A = plan_ast_list_add(pp, NULL, X); }
-orderlist(A) ::= orderlist(L) COMMA orderitem(X). { A = plan_ast_list_add(pp, L, X); }
+orderlist ::= orderitem.
+orderlist ::= orderlist COMMA orderitem.
 
-orderitem(A) ::= expr(X) dir_opt. { A = X; }
+orderitem ::= expr(X) dir_opt(D). { plan_stmt_order(pp, X, D != 0); }
 
-dir_opt ::= .
-dir_opt ::= ASC.
-dir_opt ::= DESC.
+%type dir_opt {int}
+dir_opt(A) ::= . { A = 0; }
+dir_opt(A) ::= ASC. { A = 0; }
+dir_opt(A) ::= DESC. { A = 1; }
 
 limit_opt ::= .
 limit_opt ::= LIMIT INTNUM(C). { plan_stmt_limit(pp, &C, NULL); }
@@ -270,8 +310,13 @@ expr(A) ::= strings(X). [LOWEST] { A = X; }
 strings(A) ::= STRING(T). { A = plan_ast_string(pp, &T); }
 strings(A) ::= strings(X) STRING(T). { A = plan_ast_string_append(pp, X, &T); }
 
-expr(A) ::= ident_tok(N). { A = plan_ast_column(pp, NULL, &N); }
-expr(A) ::= ident_tok(Q) DOT ident_tok(N). { A = plan_ast_column(pp, &Q, &N); }
+expr(A) ::= ident_tok(N). { A = plan_ast_column(pp, NULL, NULL, &N); }
+expr(A) ::= ident_tok(Q) DOT ident_tok(N). { A = plan_ast_column(pp, NULL, &Q, &N); }
+expr(A) ::= ident_tok(D) DOT ident_tok(Q) DOT ident_tok(N). { A = plan_ast_column(pp, &D, &Q, &N); }
+expr(A) ::= LP(L) select RP(R). { A = plan_ast_subquery(pp, &L, &R); }
+expr(A) ::= EXISTS(L) LP select RP(R). { A = plan_ast_subquery(pp, &L, &R); }
+expr(A) ::= expr IN LP(L) select RP(R). [IN] { A = plan_ast_subquery(pp, &L, &R); }
+expr(A) ::= expr NOT IN LP(L) select RP(R). [IN] { A = plan_ast_subquery(pp, &L, &R); }
 expr(A) ::= SYSVAR(T). { A = plan_ast_sysvar(pp, &T); }
 expr(A) ::= USERVAR(T). { A = plan_ast_uservar(pp, &T); }
 expr(A) ::= QUESTION(T). { A = plan_ast_param(pp, &T); }

@@ -25,6 +25,8 @@ static int analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err);
 static int analyze_literal(actx *ac, const plan_ast *x, plan_expr *e, db_error *err);
 static int analyze_func(actx *ac, const plan_ast *x, plan_expr *e, db_error *err);
 static void analyze_param(actx *ac, const plan_ast *x, plan_expr *e);
+static int bind_find(const actx *ac, const plan_ast *x);
+static void bind_column(const actx *ac, int slot, plan_expr *e);
 static int eval_const(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
 static int eval_column(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
 static int eval_sysvar(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
@@ -296,6 +298,40 @@ analyze_param(actx *ac, const plan_ast *x, plan_expr *e)
     plan__param_type(&e->lit, &e->t, &e->vk);
 }
 
+/* The bindable column a column reference names, or -1. Names compare case-insensitively;
+ * table qualifiers as the column says (information_schema: any case), database qualifiers
+ * likewise. */
+static int
+bind_find(const actx *ac, const plan_ast *x)
+{
+    for (size_t i = 0; i < ac->ncols; i++) {
+        const plan_bind_col *c = &ac->cols[i];
+        if (c->ast || strcasecmp(c->name, x->name) != 0) {
+            continue;
+        }
+        if (x->qual && (!c->table || (c->table_ci ? strcasecmp(c->table, x->qual)
+                                                  : strcmp(c->table, x->qual)) != 0)) {
+            continue;
+        }
+        if (x->db_qual && (!c->db || (c->table_ci ? strcasecmp(c->db, x->db_qual)
+                                                  : strcmp(c->db, x->db_qual)) != 0)) {
+            continue;
+        }
+        return (int)i;
+    }
+    return -1;
+}
+
+static void
+bind_column(const actx *ac, int slot, plan_expr *e)
+{
+    e->slot = slot;
+    e->t = ac->cols[slot].t;
+    e->vk = ac->cols[slot].vk == PV_NULL ? PV_STRING : ac->cols[slot].vk;
+    e->eval = eval_column;
+    e->nargs = 0;
+}
+
 static const char *const aggregates[] = {"count",        "sum",      "avg",    "min",     "max",
                                          "group_concat", "bit_and",  "bit_or", "bit_xor", "std",
                                          "stddev",       "variance", NULL};
@@ -361,6 +397,12 @@ analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err)
         e->args = arena_calloc(cx->a, x->nargs, sizeof(plan_expr *));
     }
     *out = e;
+    for (size_t i = 0; i < ac->ncols; i++) {
+        if (ac->cols[i].ast == x) { /* an aggregate computed below: its result column */
+            bind_column(ac, (int)i, e);
+            return DB_OK;
+        }
+    }
     switch (x->kind) {
     case PA_INT:
     case PA_DECIMAL:
@@ -371,22 +413,23 @@ analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err)
     case PA_NULL:
     case PA_BOOL:
         return analyze_literal(ac, x, e, err);
-    case PA_COLUMN:
-        for (size_t i = 0; i < ac->ncols && !x->qual; i++) {
-            if (strcasecmp(ac->cols[i].name, x->name) == 0) {
-                e->slot = (int)i;
-                e->t = ac->cols[i].t;
-                e->vk = PV_STRING;
-                e->eval = eval_column;
-                return DB_OK;
-            }
+    case PA_COLUMN: {
+        int slot = bind_find(ac, x);
+        if (slot >= 0) {
+            bind_column(ac, slot, e);
+            return DB_OK;
         }
         if (x->qual) {
-            char full[300];
-            snprintf(full, sizeof full, "%s.%s", x->qual, x->name);
+            char full[400];
+            if (x->db_qual) {
+                snprintf(full, sizeof full, "%s.%s.%s", x->db_qual, x->qual, x->name);
+            } else {
+                snprintf(full, sizeof full, "%s.%s", x->qual, x->name);
+            }
             return db_error_set(err, ER_BAD_FIELD_ERROR, full, ac->clause);
         }
         return db_error_set(err, ER_BAD_FIELD_ERROR, x->name, ac->clause);
+    }
     case PA_SYSVAR: {
         int idx = plan__sysvar_find(x->name);
         if (idx < 0) {

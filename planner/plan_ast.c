@@ -108,11 +108,13 @@ plan_ast_string_append(plan_parse *pp, plan_ast *s, const plan_token *t)
 }
 
 plan_ast *
-plan_ast_column(plan_parse *pp, const plan_token *qual, const plan_token *name)
+plan_ast_column(plan_parse *pp, const plan_token *db, const plan_token *qual,
+                const plan_token *name)
 {
-    plan_ast *x = plan_ast_new(pp, PA_COLUMN, qual ? qual : name, name);
+    plan_ast *x = plan_ast_new(pp, PA_COLUMN, db ? db : (qual ? qual : name), name);
     x->name = plan__ident_decode(pp->a, name);
     x->qual = qual ? plan__ident_decode(pp->a, qual) : NULL;
+    x->db_qual = db ? plan__ident_decode(pp->a, db) : NULL;
     return x;
 }
 
@@ -477,7 +479,7 @@ plan_stmt_select_item(plan_parse *pp, plan_ast *x, const plan_token *alias, bool
 }
 
 void
-plan_stmt_select_star(plan_parse *pp, const plan_token *qual)
+plan_stmt_select_star(plan_parse *pp, const plan_token *db, const plan_token *qual)
 {
     plan_stmt *st = pp->stmt;
     st->items = grow(pp->a, st->items, st->nitems, &st->cap_items, sizeof(plan_select_item));
@@ -485,6 +487,7 @@ plan_stmt_select_star(plan_parse *pp, const plan_token *qual)
     memset(it, 0, sizeof *it);
     it->is_star = true;
     it->star_qual = qual ? plan__ident_decode(pp->a, qual) : NULL;
+    it->star_db = db ? plan__ident_decode(pp->a, db) : NULL;
 }
 
 void
@@ -497,6 +500,25 @@ plan_stmt_table(plan_parse *pp, const plan_token *db, const plan_token *name,
     t->db = db ? plan__ident_decode(pp->a, db) : NULL;
     t->name = plan__ident_decode(pp->a, name);
     t->alias = alias ? plan__ident_decode(pp->a, alias) : NULL;
+}
+
+/* A subquery: parsed, not supported yet. A NULL literal stands in for it so the enclosing
+ * expression still builds. */
+plan_ast *
+plan_ast_subquery(plan_parse *pp, const plan_token *first, const plan_token *last)
+{
+    plan_stmt_unsupported(pp, "subqueries");
+    return plan_ast_new(pp, PA_NULL, first, last);
+}
+
+void
+plan_stmt_order(plan_parse *pp, plan_ast *x, bool desc)
+{
+    plan_stmt *st = pp->stmt;
+    uint32_t n = st->order ? st->order->n : 0;
+    st->order_desc = grow(pp->a, st->order_desc, n, &st->cap_order_desc, sizeof(bool));
+    st->order_desc[n] = desc;
+    st->order = plan_ast_list_add(pp, st->order, x);
 }
 
 void
@@ -594,7 +616,9 @@ void
 plan_stmt_unsupported(plan_parse *pp, const char *what)
 {
     pp->stmt->kind = PS_UNSUPPORTED;
-    pp->stmt->what = what;
+    if (!pp->stmt->what) {
+        pp->stmt->what = what; /* the first construct met is the one named */
+    }
 }
 
 /* One more placeholder, numbered in source order: Lemon reduces `expr ::= QUESTION` before it

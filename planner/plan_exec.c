@@ -4,7 +4,7 @@
  * character sets, collations), KILL, USE and transaction control. Diagnostics of the statement
  * are recorded in the session for SHOW WARNINGS. plan__describe is the prepare-time variant:
  * the same analysis, the result columns, nothing evaluated. See README.md §Statements. */
-#include "planner/plan_int.h"
+#include "planner/plan_exec_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,20 +37,18 @@ static int exec_show_processlist(plan_ectx *cx, const plan_stmt *st, const plan_
                                  db_error *err);
 static int exec_show_misc(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err);
 static int exec_kill(plan_ectx *cx, const plan_stmt *st, db_error *err);
-static void col_init(plan_column *c, const char *name, const plan_xtype *t);
 static void rs_init(arena *a, rowset *rs, const char *const *names, size_t ncols);
 static void rs_add(arena *a, rowset *rs, const char *const *row);
 static int rs_send(plan_ectx *cx, rowset *rs, const plan_stmt *st, size_t like_col,
                    const plan_sink *sink, db_error *err);
 static bool is_diagnostic(const plan_stmt *st);
 static bool ast_reads_diag(const plan_ast *x);
-static const char *item_label(plan_ectx *cx, const plan_select_item *it);
 static int check_order(plan_ectx *cx, const plan_stmt *st, db_error *err);
 
 /* ---- metadata helpers ---- */
 
-static void
-col_init(plan_column *c, const char *name, const plan_xtype *t)
+void
+plan__col_init(plan_column *c, const char *name, const plan_xtype *t)
 {
     memset(c, 0, sizeof *c);
     c->name = name;
@@ -64,8 +62,8 @@ col_init(plan_column *c, const char *name, const plan_xtype *t)
 }
 
 /* The column label MySQL uses: a string literal's value, else the text as written. */
-static const char *
-item_label(plan_ectx *cx, const plan_select_item *it)
+const char *
+plan__item_label(plan_ectx *cx, const plan_select_item *it)
 {
     const plan_ast *x = it->expr;
     if (it->alias) {
@@ -80,6 +78,9 @@ item_label(plan_ectx *cx, const plan_select_item *it)
     if (x->kind == PA_BOOL && !x->has_parens) {
         return x->op ? "TRUE" : "FALSE";
     }
+    if (x->kind == PA_COLUMN && !x->has_parens) {
+        return x->name; /* t.col and db.t.col are labelled col (MySQL) */
+    }
     return arena_strndup(cx->a, cx->sql + x->off, x->end - x->off);
 }
 
@@ -92,7 +93,7 @@ rs_init(arena *a, rowset *rs, const char *const *names, size_t ncols)
     for (size_t i = 0; i < ncols; i++) {
         plan_xtype t;
         plan__type_string(&t, 64, false);
-        col_init(&rs->cols[i], names[i], &t);
+        plan__col_init(&rs->cols[i], names[i], &t);
     }
 }
 
@@ -205,13 +206,7 @@ exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outc
 {
     plan_session *s = cx->s;
     if (st->ntables > 0) {
-        const plan_table_ref *t = &st->tables[0];
-        const char *db = t->db ? t->db : s->db;
-        if (!db) {
-            return db_error_set(err, ER_NO_DB_ERROR);
-        }
-        /* No tables exist until the catalog issue (information_schema included). */
-        return db_error_set(err, ER_NO_SUCH_TABLE, db, t->name);
+        return plan__select_from(cx, st, sink, out, err);
     }
     size_t n = st->nitems;
     plan_expr **exprs = arena_calloc(cx->a, n, sizeof *exprs);
@@ -233,7 +228,7 @@ exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outc
     if (cx->describe) {
         plan_column *dcols = arena_calloc(cx->a, n, sizeof *dcols);
         for (size_t i = 0; i < n; i++) {
-            col_init(&dcols[i], item_label(cx, &st->items[i]), &exprs[i]->t);
+            plan__col_init(&dcols[i], plan__item_label(cx, &st->items[i]), &exprs[i]->t);
         }
         return sink->columns(sink->ctx, dcols, n, err);
     }
@@ -261,7 +256,7 @@ exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outc
     }
     plan_column *cols = arena_calloc(cx->a, n, sizeof *cols);
     for (size_t i = 0; i < n; i++) {
-        col_init(&cols[i], item_label(cx, &st->items[i]), &exprs[i]->t);
+        plan__col_init(&cols[i], plan__item_label(cx, &st->items[i]), &exprs[i]->t);
     }
     out->is_result_set = true;
     if (sink->columns(sink->ctx, cols, n, err) != DB_OK) {
@@ -501,7 +496,7 @@ exec_show_warnings(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db
         plan_xtype t;
         plan__type_bigint(&t, 20, false);
         t.is_unsigned = true;
-        col_init(&c, w ? "@@session.warning_count" : "@@session.error_count", &t);
+        plan__col_init(&c, w ? "@@session.warning_count" : "@@session.error_count", &t);
         if (sink->columns(sink->ctx, &c, 1, err) != DB_OK) {
             return DB_ERR;
         }
@@ -518,13 +513,13 @@ exec_show_warnings(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db
     plan_column cols[3];
     plan_xtype t;
     plan__type_string(&t, 7, false);
-    col_init(&cols[0], "Level", &t);
+    plan__col_init(&cols[0], "Level", &t);
     plan__type_bigint(&t, 4, false);
     t.is_unsigned = true;
     t.type = PLAN_TYPE_INT;
-    col_init(&cols[1], "Code", &t);
+    plan__col_init(&cols[1], "Code", &t);
     plan__type_string(&t, 512, false);
-    col_init(&cols[2], "Message", &t);
+    plan__col_init(&cols[2], "Message", &t);
     if (sink->columns(sink->ctx, cols, 3, err) != DB_OK) {
         return DB_ERR;
     }
@@ -577,10 +572,10 @@ exec_show_processlist(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
     plan_xtype t;
     plan__type_bigint(&t, 21, false);
     t.is_unsigned = true;
-    col_init(&rs.cols[0], "Id", &t);
+    plan__col_init(&rs.cols[0], "Id", &t);
     plan__type_bigint(&t, 7, false);
     t.type = PLAN_TYPE_INT;
-    col_init(&rs.cols[5], "Time", &t);
+    plan__col_init(&rs.cols[5], "Time", &t);
     rs.cols[3].nullable = rs.cols[6].nullable = rs.cols[7].nullable = true;
     rs.cols[7].length = st->full ? 65535 : 100;
     for (size_t i = 0; i < nrows; i++) {

@@ -112,15 +112,16 @@ enum { PLAN_TRIM_BOTH = 0, PLAN_TRIM_LEADING = 1, PLAN_TRIM_TRAILING = 2 };
 typedef struct plan_ast plan_ast;
 struct plan_ast {
     plan_ast_kind kind;
-    int op;           /* see plan_ast_kind */
-    bool negated;     /* NOT BETWEEN / NOT IN / NOT LIKE / IS NOT */
-    bool has_operand; /* CASE x WHEN ... */
-    bool has_else;    /* CASE ... ELSE */
-    bool has_parens;  /* function: written with (); other nodes: parenthesised */
-    const char *name; /* identifier, function name (as written), variable name, literal text */
-    const char *qual; /* qualifier of a column, or COLLATE/USING name */
-    const char *str;  /* decoded string / hex / bit bytes */
-    size_t len;       /* bytes of str */
+    int op;              /* see plan_ast_kind */
+    bool negated;        /* NOT BETWEEN / NOT IN / NOT LIKE / IS NOT */
+    bool has_operand;    /* CASE x WHEN ... */
+    bool has_else;       /* CASE ... ELSE */
+    bool has_parens;     /* function: written with (); other nodes: parenthesised */
+    const char *name;    /* identifier, function name (as written), variable name, literal text */
+    const char *qual;    /* qualifier of a column (table), or COLLATE/USING name */
+    const char *db_qual; /* database qualifier of a column (db.tbl.col), or NULL */
+    const char *str;     /* decoded string / hex / bit bytes */
+    size_t len;          /* bytes of str */
     plan_ast **args;
     uint32_t nargs;
     plan_cast cast;
@@ -142,6 +143,7 @@ typedef struct plan_select_item {
     plan_ast *expr;        /* NULL for a star */
     const char *alias;     /* NULL when none */
     const char *star_qual; /* t.* qualifier */
+    const char *star_db;   /* db.t.* database qualifier */
     bool is_star;
 } plan_select_item;
 
@@ -208,7 +210,9 @@ typedef struct plan_stmt {
     plan_table_ref *tables;
     uint32_t ntables, cap_tables;
     plan_ast *where;      /* SELECT ... WHERE, SHOW ... WHERE */
-    plan_ast_list *order; /* SELECT ... ORDER BY (directions are not kept yet), or NULL */
+    plan_ast_list *order; /* SELECT ... ORDER BY items, or NULL */
+    bool *order_desc;     /* per ORDER BY item: DESC */
+    uint32_t cap_order_desc;
     bool has_limit;
     uint64_t limit_count;
     uint64_t limit_offset;
@@ -279,7 +283,8 @@ plan_ast *plan_ast_new(plan_parse *pp, plan_ast_kind kind, const plan_token *fir
 plan_ast *plan_ast_literal(plan_parse *pp, plan_ast_kind kind, const plan_token *t);
 plan_ast *plan_ast_string(plan_parse *pp, const plan_token *t);
 plan_ast *plan_ast_string_append(plan_parse *pp, plan_ast *s, const plan_token *t);
-plan_ast *plan_ast_column(plan_parse *pp, const plan_token *qual, const plan_token *name);
+plan_ast *plan_ast_column(plan_parse *pp, const plan_token *db, const plan_token *qual,
+                          const plan_token *name);
 plan_ast *plan_ast_sysvar(plan_parse *pp, const plan_token *t);
 plan_ast *plan_ast_uservar(plan_parse *pp, const plan_token *t);
 plan_ast *plan_ast_assign(plan_parse *pp, const plan_token *var, plan_ast *value);
@@ -314,9 +319,11 @@ const char *plan_ast_ident(plan_parse *pp, const plan_token *t);
 
 plan_stmt *plan_stmt_begin(plan_parse *pp, plan_stmt_kind kind);
 void plan_stmt_select_item(plan_parse *pp, plan_ast *x, const plan_token *alias, bool is_string);
-void plan_stmt_select_star(plan_parse *pp, const plan_token *qual);
+void plan_stmt_select_star(plan_parse *pp, const plan_token *db, const plan_token *qual);
 void plan_stmt_table(plan_parse *pp, const plan_token *db, const plan_token *name,
                      const plan_token *alias);
+void plan_stmt_order(plan_parse *pp, plan_ast *x, bool desc);
+plan_ast *plan_ast_subquery(plan_parse *pp, const plan_token *first, const plan_token *last);
 void plan_stmt_limit(plan_parse *pp, const plan_token *count, const plan_token *offset);
 void plan_stmt_set_var(plan_parse *pp, plan_scope scope, bool has_scope, const plan_token *name,
                        plan_ast *value);
@@ -485,10 +492,18 @@ struct plan_expr {
     const plan_ast *src; /* for messages */
 };
 
-/* A column the analyser may bind references to (SHOW ... WHERE). */
+/* A column the analyser may bind references to (SHOW ... WHERE, table columns, aggregate
+ * results). Unset fields (zero) keep the SHOW ... WHERE behaviour: string values, no
+ * qualifier. */
 typedef struct plan_bind_col {
     const char *name;
     plan_xtype t;
+    plan_vkind vk;       /* kind of the bound values; PV_NULL means PV_STRING */
+    const char *table;   /* qualifier naming it (alias or table name), or NULL */
+    const char *db;      /* database qualifier (db.tbl.col), or NULL */
+    bool table_ci;       /* qualifiers compare case-insensitively (information_schema) */
+    const plan_ast *ast; /* when set: binds exactly this AST node (an aggregate call), by
+                            identity, and never a name */
 } plan_bind_col;
 
 /* Analyse an AST into a typed expression in cx->a. cols/ncols: bindable columns (may be 0);
@@ -660,6 +675,93 @@ const plan_collation *plan__collation_at(size_t i);
 int64_t plan__tz_offset(const plan_session *s, int64_t t);
 
 /* ======================================================================================
+ * The catalog as information_schema sees it (plan_vtable.c). A provider of callbacks; every
+ * result lives in the arena passed in. plan_server_new installs plan__catalog_builtin (the
+ * databases information_schema and mysql, the information_schema tables themselves); the
+ * real catalog plugs in there. Worker threads; may take catalog locks, never block long.
+ * ====================================================================================== */
+
+typedef struct plan_cat_db {
+    const char *name;
+    const char *charset;   /* DEFAULT_CHARACTER_SET_NAME */
+    const char *collation; /* DEFAULT_COLLATION_NAME */
+} plan_cat_db;
+
+typedef struct plan_cat_table {
+    const char *name;
+    const char *type;            /* "BASE TABLE", "VIEW", "SYSTEM VIEW" */
+    const char *engine;          /* NULL for views */
+    const char *comment;         /* "" when none */
+    const char *collation;       /* NULL for views */
+    const char *view_definition; /* VIEW: the SELECT text */
+    bool has_rows;               /* rows below is known */
+    uint64_t rows;
+    int64_t create_time_us; /* wall clock microseconds; 0 = NULL */
+} plan_cat_table;
+
+typedef struct plan_cat_column {
+    const char *name;
+    const char *data_type;     /* "varchar", "bigint", ... */
+    const char *column_type;   /* "varchar(64)", "bigint(21) unsigned", ... */
+    const char *default_value; /* NULL = no default */
+    bool nullable;
+    bool has_char_len; /* CHARACTER_MAXIMUM_LENGTH / CHARACTER_OCTET_LENGTH are set */
+    uint64_t char_max_len, char_octet_len;
+    bool has_num; /* NUMERIC_PRECISION / NUMERIC_SCALE are set */
+    uint64_t num_precision, num_scale;
+    bool has_dt_prec; /* DATETIME_PRECISION is set */
+    uint64_t dt_precision;
+    const char *charset, *collation; /* NULL for non-strings */
+    const char *key;                 /* "", "PRI", "UNI", "MUL" */
+    const char *extra;               /* "" */
+    const char *comment;             /* "" */
+} plan_cat_column;
+
+/* One information_schema.table_streams row (DORIS_SEMANTICS.md §4.1). */
+typedef struct plan_cat_stream {
+    const char *db, *name;
+    int64_t id;
+    const char *consume_type; /* APPEND_ONLY / MIN_DELTA / DETAIL */
+    const char *comment;
+    const char *base_table, *base_db, *base_type; /* base_type "OLAP" or "N/A" */
+    bool enabled, is_stale;
+    const char *stale_reason; /* "N/A" when healthy */
+} plan_cat_stream;
+
+/* One information_schema.table_stream_consumption row (DORIS_SEMANTICS.md §4.2). */
+typedef struct plan_cat_stream_unit {
+    const char *db, *stream;
+    int64_t id;
+    const char *unit, *status, *lag;
+    int64_t last_consumption_ms; /* -1 = never */
+} plan_cat_stream_unit;
+
+typedef struct plan_cat_priv {
+    const char *grantee; /* 'user'@'host' */
+    const char *privilege;
+    bool grantable;
+} plan_cat_priv;
+
+typedef struct plan_catalog_view {
+    void *ctx;
+    int (*databases)(void *ctx, arena *a, plan_cat_db **dbs, size_t *n, db_error *err);
+    /* Tables and views of db (an unknown db has none). */
+    int (*tables)(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n,
+                  db_error *err);
+    /* Columns of db.table in ordinal order. */
+    int (*columns)(void *ctx, arena *a, const char *db, const char *table, plan_cat_column **cols,
+                   size_t *n, db_error *err);
+    int (*streams)(void *ctx, arena *a, plan_cat_stream **st, size_t *n, db_error *err);
+    int (*stream_units)(void *ctx, arena *a, plan_cat_stream_unit **u, size_t *n, db_error *err);
+    /* Global privileges visible to user@host. */
+    int (*user_privileges)(void *ctx, arena *a, const char *user, const char *host,
+                           plan_cat_priv **p, size_t *n, db_error *err);
+} plan_catalog_view;
+
+/* The built-in provider used until the catalog module lands. */
+void plan__catalog_builtin(plan_catalog_view *cv);
+
+/* ======================================================================================
  * Server and session (plan_session.c).
  * ====================================================================================== */
 
@@ -685,6 +787,7 @@ struct plan_server {
     atomic_uint_fast64_t questions; /* statements executed (SHOW STATUS Questions) */
     locale_t ctype; /* C.UTF-8 LC_CTYPE for UPPER/LOWER and _ci comparison; 0 = ASCII only.
                        Immutable after plan_server_new; the *_l functions are thread-safe. */
+    plan_catalog_view catalog; /* what information_schema reads; immutable after _new */
 };
 
 struct plan_session {
@@ -751,6 +854,11 @@ int plan__describe(plan_session *s, const plan_stmt *st, const char *sql, size_t
 int plan__run(plan_session *s, const plan_stmt *st, const char *sql, size_t len,
               const plan_value *params, size_t nparams, arena *a, const plan_sink *sink,
               plan_outcome *out, db_error *err);
+/* plan_exec.c: column metadata of a result column named name of type t (names only). */
+void plan__col_init(plan_column *c, const char *name, const plan_xtype *t);
+/* plan_exec.c: MySQL's label of a select item: alias, a string literal's value, else the
+ * text as written (in cx->a). */
+const char *plan__item_label(plan_ectx *cx, const plan_select_item *it);
 /* plan_exec.c: the sql_mode flags that change tokenizing and parsing. */
 void plan__sql_mode_flags(const plan_session *s, bool *nbe, bool *aq, bool *pac);
 /* plan_exec.c: an evaluation context for sql[0..len) of session s, allocating in a. */

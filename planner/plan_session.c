@@ -2,7 +2,7 @@
  * plan_session.c: process-wide SQL state (global variables) and per-connection state (session
  * variables, user variables, current database, diagnostics, transaction flags).
  * See README.md §Data structures and §Threads. */
-#include "planner/plan_int.h"
+#include "planner/plan_exec_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +30,8 @@ plan_server_new(const plan_server_init *init)
     plan__sysvar_init_globals(srv->globals, init);
     atomic_init(&srv->questions, 0);
     srv->ctype = plan__ctype_new(); /* (locale_t)0 without C.UTF-8: ASCII case mapping only */
+    /* What information_schema reads. The catalog module's provider replaces this one. */
+    plan__catalog_builtin(&srv->catalog);
     return srv;
 }
 
@@ -326,13 +328,34 @@ int
 plan_field_list(plan_session *s, const char *table, const char *wildcard, arena *a,
                 plan_column **cols, size_t *ncols, db_error *err)
 {
-    (void)wildcard;
-    (void)a;
     *cols = NULL;
     *ncols = 0;
     if (!s->db) {
         return db_error_set(err, ER_NO_DB_ERROR);
     }
-    /* No tables exist until the catalog issue. */
-    return db_error_set(err, ER_NO_SUCH_TABLE, s->db, table ? table : "");
+    const plan_vtable *vt =
+            strcasecmp(s->db, "information_schema") == 0 && table ? plan__vtable_find(table) : NULL;
+    if (!vt) {
+        return db_error_set(err, ER_NO_SUCH_TABLE, s->db, table ? table : "");
+    }
+    plan_column *out = arena_calloc(a, vt->ncols, sizeof *out);
+    size_t n = 0;
+    for (uint32_t i = 0; i < vt->ncols; i++) {
+        const char *name = vt->cols[i].name;
+        if (wildcard && !str_like(name, strlen(name), wildcard, strlen(wildcard), '\\', true)) {
+            continue;
+        }
+        plan_xtype t;
+        plan_vkind vk;
+        plan__vcol_type(&vt->cols[i], &t, &vk);
+        plan__col_init(&out[n], name, &t);
+        out[n].org_name = name;
+        out[n].table = vt->name;
+        out[n].org_table = vt->name;
+        out[n].schema = "information_schema";
+        n++;
+    }
+    *cols = out;
+    *ncols = n;
+    return DB_OK;
 }

@@ -9,8 +9,8 @@
 
 #include "planner/planner.h"
 
-#define TX_MAX_COLS  16
-#define TX_MAX_CELLS 4096
+#define TX_MAX_COLS  32
+#define TX_MAX_CELLS 32768
 
 typedef struct tx {
     plan_server *srv;

@@ -230,7 +230,7 @@ Test(plan_sysvar, global_affects_new_sessions_only)
     cr_assert_eq(tx_exec(t, "set global wait_timeout = 100"), DB_OK, "%s", t->err.msg);
     cr_assert_str_eq(tx_one(t, "select @@wait_timeout"), "28800");
     cr_assert_str_eq(tx_one(t, "select @@global.wait_timeout"), "100");
-    plan_session_init si = {8, "u", "h", NULL, 45};
+    plan_session_init si = {.conn_id = 8, .user = "u", .host = "h", .collation = 45};
     plan_session *s2 = plan_session_new(t->srv, &si);
     plan_session *old = t->s;
     t->s = s2;
@@ -251,7 +251,7 @@ Test(plan_sysvar, global_affects_new_sessions_only)
 Test(plan_sysvar, handshake_collation_sets_charsets)
 {
     tx *t = tx_new();
-    plan_session_init si = {9, "u", "h", NULL, 33};
+    plan_session_init si = {.conn_id = 9, .user = "u", .host = "h", .collation = 33};
     plan_session *s = plan_session_new(t->srv, &si);
     plan_session *old = t->s;
     t->s = s;

@@ -1,0 +1,908 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * plan_batch.c: the executor core. Batches of typed column vectors with null bitmaps and an
+ * optional selection vector, and the volcano operators over them: materialized-row scan,
+ * filter, project, sort, limit, aggregate (no GROUP BY). Expressions are evaluated one row at
+ * a time with plan__eval inside the operators; the operator interfaces are batch-based so a
+ * vectorized evaluator can replace the inner loops. See README.md §Executor. */
+#include "planner/plan_exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- batches ---- */
+
+static size_t vec_elem_size(plan_vkind k);
+static void row_values(plan_op *op, const plan_batch *b, uint32_t row, plan_value *vals);
+
+static size_t
+vec_elem_size(plan_vkind k)
+{
+    switch (k) {
+    case PV_NULL:
+        return 0;
+    case PV_DOUBLE:
+        return sizeof(double);
+    case PV_DECIMAL:
+        return sizeof(__int128);
+    case PV_STRING:
+        return sizeof(plan_strv);
+    default:
+        return sizeof(int64_t);
+    }
+}
+
+plan_batch *
+plan__batch_new(arena *a, const plan_vtype *types, uint32_t ncols, uint32_t cap)
+{
+    DB_ASSERT(cap >= 1 && cap <= PLAN_BATCH_MAX);
+    plan_batch *b = arena_calloc(a, 1, sizeof *b);
+    b->ncols = ncols;
+    b->cap = cap;
+    b->cols = arena_calloc(a, ncols ? ncols : 1, sizeof *b->cols);
+    for (uint32_t c = 0; c < ncols; c++) {
+        plan_vec *v = &b->cols[c];
+        v->t = types[c];
+        size_t es = vec_elem_size(v->t.kind);
+        v->i = es ? arena_alloc(a, es * cap) : NULL;
+        v->nulls = arena_calloc(a, (cap + 7) / 8, 1);
+    }
+    return b;
+}
+
+void
+plan__batch_clear(plan_batch *b)
+{
+    for (uint32_t c = 0; c < b->ncols; c++) {
+        memset(b->cols[c].nulls, 0, (b->cap + 7) / 8);
+    }
+    b->nrows = 0;
+    b->sel = NULL;
+    b->nsel = 0;
+}
+
+uint32_t
+plan__batch_active(const plan_batch *b)
+{
+    return b->sel ? b->nsel : b->nrows;
+}
+
+void
+plan__batch_get(const plan_batch *b, uint32_t col, uint32_t row, plan_value *out)
+{
+    DB_ASSERT(col < b->ncols && row < b->nrows);
+    const plan_vec *v = &b->cols[col];
+    memset(out, 0, sizeof *out);
+    if (plan__vec_is_null(v, row)) {
+        out->kind = PV_NULL;
+        return;
+    }
+    out->kind = (uint8_t)v->t.kind;
+    out->scale = v->t.scale;
+    switch (v->t.kind) {
+    case PV_DOUBLE:
+        out->d = v->d[row];
+        break;
+    case PV_DECIMAL:
+        out->dec = v->dec[row];
+        break;
+    case PV_STRING:
+        out->str.s = v->s[row].s;
+        out->str.len = v->s[row].len;
+        out->is_binary = v->t.is_binary;
+        break;
+    case PV_INT:
+        out->i = v->i[row];
+        out->is_unsigned = v->t.is_unsigned;
+        break;
+    default: /* temporal: microseconds */
+        out->us = v->i[row];
+        break;
+    }
+}
+
+int
+plan__batch_set(plan_ectx *cx, plan_batch *b, uint32_t col, uint32_t row, const plan_value *v,
+                db_error *err)
+{
+    DB_ASSERT(col < b->ncols && row < b->cap);
+    plan_vec *vec = &b->cols[col];
+    if (v->kind == PV_NULL || vec->t.kind == PV_NULL) {
+        vec->nulls[row >> 3] |= (uint8_t)(1u << (row & 7));
+        return DB_OK;
+    }
+    plan_value cv = *v;
+    bool sign_differs = cv.kind == PV_INT && cv.is_unsigned != vec->t.is_unsigned;
+    bool scale_differs = cv.kind == PV_DECIMAL && cv.scale != vec->t.scale;
+    if (cv.kind != vec->t.kind || sign_differs || scale_differs) {
+        plan_xtype t;
+        memset(&t, 0, sizeof t);
+        t.is_unsigned = vec->t.is_unsigned;
+        t.scale = vec->t.scale;
+        if (sign_differs) {
+            /* Same kind, other signedness: saturate into the column's range. */
+            if (vec->t.is_unsigned) {
+                cv = plan__v_uint(v->i < 0 ? 0 : (uint64_t)v->i);
+            } else {
+                cv = plan__v_int(v->u > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v->u);
+            }
+        } else if (plan__coerce(cx, &cv, vec->t.kind, &t, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (cv.kind == PV_NULL) {
+            vec->nulls[row >> 3] |= (uint8_t)(1u << (row & 7));
+            return DB_OK;
+        }
+    }
+    vec->nulls[row >> 3] &= (uint8_t) ~(1u << (row & 7));
+    switch (vec->t.kind) {
+    case PV_DOUBLE:
+        vec->d[row] = cv.d;
+        break;
+    case PV_DECIMAL:
+        vec->dec[row] = cv.dec;
+        break;
+    case PV_STRING:
+        vec->s[row].s = cv.str.s;
+        vec->s[row].len = cv.str.len;
+        break;
+    case PV_INT:
+        vec->i[row] = cv.i;
+        break;
+    default:
+        vec->i[row] = cv.us;
+        break;
+    }
+    return DB_OK;
+}
+
+plan_vtype
+plan__vtype_of(const plan_expr *e)
+{
+    plan_vtype t;
+    memset(&t, 0, sizeof t);
+    t.kind = e->vk;
+    t.is_unsigned = e->t.is_unsigned;
+    t.is_binary = e->t.is_binary;
+    t.scale = e->t.scale == 31 ? 0 : e->t.scale;
+    if (e->vk == PV_DECIMAL || e->vk == PV_DATETIME || e->vk == PV_TIME) {
+        t.scale = e->t.scale;
+    }
+    return t;
+}
+
+uint32_t
+plan__batch_cap(const plan_session *s)
+{
+    int64_t n = s->vars[plan__sysvar_find("batch_size")].i;
+    if (n < 1) {
+        n = 1;
+    }
+    return n > PLAN_BATCH_MAX ? PLAN_BATCH_MAX : (uint32_t)n;
+}
+
+/* The values of every column of row `row` of b, for row-at-a-time evaluation. */
+static void
+row_values(plan_op *op, const plan_batch *b, uint32_t row, plan_value *vals)
+{
+    (void)op;
+    for (uint32_t c = 0; c < b->ncols; c++) {
+        plan__batch_get(b, c, row, &vals[c]);
+    }
+}
+
+/* ---- common operator plumbing ---- */
+
+static void op_init(plan_op *op, plan_ectx *cx, plan_op *child, uint32_t cap);
+static int op_open_base(plan_op *op, db_error *err);
+static void op_close_base(plan_op *op);
+static void op_batch_reset(plan_op *op);
+
+static void
+op_init(plan_op *op, plan_ectx *cx, plan_op *child, uint32_t cap)
+{
+    op->cx = cx;
+    op->child = child;
+    op->cap = cap;
+}
+
+static int
+op_open_base(plan_op *op, db_error *err)
+{
+    op->opened = true;
+    op->ba = arena_new(0);
+    return op->child ? op->child->open(op->child, err) : DB_OK;
+}
+
+static void
+op_close_base(plan_op *op)
+{
+    if (op->child) {
+        op->child->close(op->child);
+    }
+    arena_free(op->ba); /* NULL is fine */
+    op->ba = NULL;
+    op->opened = false;
+}
+
+/* STYLE §2.5 lifetime 4: the batch arena holds one batch's scratch (expression results). */
+static void
+op_batch_reset(plan_op *op)
+{
+    arena_reset(op->ba);
+}
+
+int
+plan__op_drain(plan_op *root, plan_batch_fn fn, void *ctx, db_error *err)
+{
+    int rc = root->open(root, err);
+    while (rc == DB_OK) {
+        plan_batch *b = NULL;
+        rc = root->next(root, &b, err);
+        if (rc != DB_OK || !b) {
+            break;
+        }
+        rc = fn(ctx, b, err);
+    }
+    root->close(root);
+    return rc;
+}
+
+/* ---- scan over materialized rows ---- */
+
+typedef struct op_rows {
+    plan_op base;
+    const plan_value *rows;
+    size_t nrows;
+    size_t pos;      /* next row to emit */
+    plan_batch *out; /* allocated at open in the statement arena */
+} op_rows;
+
+static int rows_open(plan_op *op, db_error *err);
+static int rows_next(plan_op *op, plan_batch **out, db_error *err);
+
+static int
+rows_open(plan_op *op, db_error *err)
+{
+    op_rows *r = (op_rows *)op;
+    r->pos = 0;
+    if (!r->out) {
+        r->out = plan__batch_new(op->cx->a, op->types, op->ncols, op->cap);
+    }
+    return op_open_base(op, err);
+}
+
+static int
+rows_next(plan_op *op, plan_batch **out, db_error *err)
+{
+    op_rows *r = (op_rows *)op;
+    *out = NULL;
+    if (r->pos >= r->nrows) {
+        return DB_OK;
+    }
+    if (plan__check_interrupt(op->cx->s, err) != DB_OK) {
+        return DB_ERR;
+    }
+    op_batch_reset(op);
+    plan_batch *b = r->out;
+    plan__batch_clear(b);
+    while (b->nrows < b->cap && r->pos < r->nrows) {
+        const plan_value *row = r->rows + r->pos * op->ncols;
+        for (uint32_t c = 0; c < op->ncols; c++) {
+            if (plan__batch_set(op->cx, b, c, b->nrows, &row[c], err) != DB_OK) {
+                return DB_ERR;
+            }
+        }
+        b->nrows++;
+        r->pos++;
+    }
+    *out = b;
+    return DB_OK;
+}
+
+plan_op *
+plan__op_rows(plan_ectx *cx, const plan_vtype *types, uint32_t ncols, const plan_value *rows,
+              size_t nrows, uint32_t cap)
+{
+    op_rows *r = arena_calloc(cx->a, 1, sizeof *r);
+    op_init(&r->base, cx, NULL, cap);
+    r->base.open = rows_open;
+    r->base.next = rows_next;
+    r->base.close = op_close_base;
+    r->base.ncols = ncols;
+    r->base.types = arena_calloc(cx->a, ncols ? ncols : 1, sizeof(plan_vtype));
+    if (ncols) {
+        memcpy(r->base.types, types, ncols * sizeof(plan_vtype));
+    }
+    r->rows = rows;
+    r->nrows = nrows;
+    return &r->base;
+}
+
+/* ---- filter ---- */
+
+typedef struct op_filter {
+    plan_op base;
+    const plan_expr *pred;
+    plan_value *vals; /* one row of the child's columns */
+} op_filter;
+
+static int filter_next(plan_op *op, plan_batch **out, db_error *err);
+
+/* Evaluate the predicate over the child's active rows; the survivors become the batch's
+ * selection vector (allocated in the batch arena; the child's own selection is replaced). */
+static int
+filter_next(plan_op *op, plan_batch **out, db_error *err)
+{
+    op_filter *f = (op_filter *)op;
+    plan_ectx *cx = op->cx;
+    *out = NULL;
+    for (;;) {
+        plan_batch *in;
+        if (op->child->next(op->child, &in, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (!in) {
+            return DB_OK;
+        }
+        op_batch_reset(op);
+        uint32_t n = plan__batch_active(in);
+        uint32_t *sel = arena_alloc(op->ba, (n ? n : 1) * sizeof *sel);
+        uint32_t nsel = 0;
+        arena *stmt_a = cx->a;
+        cx->a = op->ba; /* expression scratch lives for this batch only */
+        int rc = DB_OK;
+        for (uint32_t k = 0; k < n && rc == DB_OK; k++) {
+            uint32_t row = plan__batch_row(in, k);
+            row_values(op, in, row, f->vals);
+            cx->row = f->vals;
+            cx->nrow = in->ncols;
+            plan_value v;
+            rc = plan__eval(cx, f->pred, &v, err);
+            if (rc == DB_OK && plan__v_truth(&v) == 1) {
+                sel[nsel++] = row;
+            }
+        }
+        cx->row = NULL;
+        cx->a = stmt_a;
+        if (rc != DB_OK) {
+            return DB_ERR;
+        }
+        if (nsel > 0) {
+            in->sel = sel;
+            in->nsel = nsel;
+            *out = in;
+            return DB_OK;
+        }
+    }
+}
+
+plan_op *
+plan__op_filter(plan_ectx *cx, plan_op *child, const plan_expr *pred)
+{
+    op_filter *f = arena_calloc(cx->a, 1, sizeof *f);
+    op_init(&f->base, cx, child, child->cap);
+    f->base.open = op_open_base;
+    f->base.next = filter_next;
+    f->base.close = op_close_base;
+    f->base.ncols = child->ncols;
+    f->base.types = child->types;
+    f->pred = pred;
+    f->vals = arena_calloc(cx->a, child->ncols ? child->ncols : 1, sizeof(plan_value));
+    return &f->base;
+}
+
+/* ---- project ---- */
+
+typedef struct op_project {
+    plan_op base;
+    plan_expr *const *exprs;
+    plan_value *vals;
+    plan_batch *out;
+} op_project;
+
+static int project_open(plan_op *op, db_error *err);
+static int project_next(plan_op *op, plan_batch **out, db_error *err);
+
+static int
+project_open(plan_op *op, db_error *err)
+{
+    op_project *p = (op_project *)op;
+    if (!p->out) {
+        p->out = plan__batch_new(op->cx->a, op->types, op->ncols, op->cap);
+    }
+    return op_open_base(op, err);
+}
+
+/* A dense output batch: one row per active input row, the expressions evaluated left to
+ * right per row (so `@v := x` in one item is seen by the next, as MySQL). */
+static int
+project_next(plan_op *op, plan_batch **out, db_error *err)
+{
+    op_project *p = (op_project *)op;
+    plan_ectx *cx = op->cx;
+    *out = NULL;
+    plan_batch *in;
+    if (op->child->next(op->child, &in, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (!in) {
+        return DB_OK;
+    }
+    op_batch_reset(op);
+    plan_batch *b = p->out;
+    plan__batch_clear(b);
+    uint32_t n = plan__batch_active(in);
+    DB_ASSERT(n <= b->cap);
+    arena *stmt_a = cx->a;
+    cx->a = op->ba;
+    int rc = DB_OK;
+    for (uint32_t k = 0; k < n && rc == DB_OK; k++) {
+        row_values(op, in, plan__batch_row(in, k), p->vals);
+        cx->row = p->vals;
+        cx->nrow = in->ncols;
+        for (uint32_t c = 0; c < op->ncols && rc == DB_OK; c++) {
+            plan_value v;
+            rc = plan__eval(cx, p->exprs[c], &v, err);
+            if (rc == DB_OK) {
+                rc = plan__batch_set(cx, b, c, k, &v, err);
+            }
+        }
+        b->nrows = k + 1;
+    }
+    cx->row = NULL;
+    cx->a = stmt_a;
+    if (rc != DB_OK) {
+        return DB_ERR;
+    }
+    if (plan__check_interrupt(cx->s, err) != DB_OK) {
+        return DB_ERR;
+    }
+    *out = b;
+    return DB_OK;
+}
+
+plan_op *
+plan__op_project(plan_ectx *cx, plan_op *child, plan_expr *const *exprs, uint32_t n)
+{
+    op_project *p = arena_calloc(cx->a, 1, sizeof *p);
+    op_init(&p->base, cx, child, child->cap);
+    p->base.open = project_open;
+    p->base.next = project_next;
+    p->base.close = op_close_base;
+    p->base.ncols = n;
+    p->base.types = arena_calloc(cx->a, n ? n : 1, sizeof(plan_vtype));
+    for (uint32_t i = 0; i < n; i++) {
+        p->base.types[i] = plan__vtype_of(exprs[i]);
+    }
+    p->exprs = exprs;
+    p->vals = arena_calloc(cx->a, child->ncols ? child->ncols : 1, sizeof(plan_value));
+    return &p->base;
+}
+
+/* ---- sort ---- */
+
+typedef struct op_sort {
+    plan_op base;
+    const plan_sort_key *keys;
+    uint32_t nkeys;
+    plan_value *rows; /* materialized input, ncols per row, strings copied (statement arena) */
+    size_t nrows, cap_rows;
+    uint32_t *order; /* sorted row numbers */
+    uint32_t *tmp;   /* merge sort scratch */
+    size_t pos;
+    bool sorted;
+    plan_batch *out;
+} op_sort;
+
+static int sort_open(plan_op *op, db_error *err);
+static int sort_next(plan_op *op, plan_batch **out, db_error *err);
+static int sort_consume(op_sort *s, db_error *err);
+static int sort_cmp(op_sort *s, uint32_t a, uint32_t b);
+static void merge_sort(op_sort *s, uint32_t *v, uint32_t *tmp, size_t n);
+
+static int
+sort_open(plan_op *op, db_error *err)
+{
+    op_sort *s = (op_sort *)op;
+    if (!s->out) {
+        s->out = plan__batch_new(op->cx->a, op->types, op->ncols, op->cap);
+    }
+    s->nrows = 0;
+    s->pos = 0;
+    s->sorted = false;
+    return op_open_base(op, err);
+}
+
+/* Compare rows a and b by the keys; NULL is smaller than any value (MySQL). */
+static int
+sort_cmp(op_sort *s, uint32_t a, uint32_t b)
+{
+    uint32_t nc = s->base.ncols;
+    for (uint32_t k = 0; k < s->nkeys; k++) {
+        const plan_sort_key *key = &s->keys[k];
+        const plan_value *x = &s->rows[(size_t)a * nc + key->col];
+        const plan_value *y = &s->rows[(size_t)b * nc + key->col];
+        int c;
+        if (x->kind == PV_NULL || y->kind == PV_NULL) {
+            c = (x->kind != PV_NULL) - (y->kind != PV_NULL);
+        } else {
+            c = plan__compare(s->base.cx, key->mode, x, y);
+        }
+        if (c != 0) {
+            return key->desc ? -c : c;
+        }
+    }
+    return 0;
+}
+
+/* Stable: equal rows keep their input order (a merge sort; ties take the left run). */
+static void
+merge_sort(op_sort *s, uint32_t *v, uint32_t *tmp, size_t n)
+{
+    if (n < 2) {
+        return;
+    }
+    size_t h = n / 2;
+    merge_sort(s, v, tmp, h);
+    merge_sort(s, v + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) {
+        tmp[k++] = sort_cmp(s, v[j], v[i]) < 0 ? v[j++] : v[i++];
+    }
+    while (i < h) {
+        tmp[k++] = v[i++];
+    }
+    while (j < n) {
+        tmp[k++] = v[j++];
+    }
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+/* Pull every child batch and copy its active rows (string bytes too: the child's batch arena
+ * is reset at its next call) into the statement arena. */
+static int
+sort_consume(op_sort *s, db_error *err)
+{
+    plan_op *op = &s->base;
+    arena *a = op->cx->a;
+    uint32_t nc = op->ncols;
+    for (;;) {
+        plan_batch *in;
+        if (op->child->next(op->child, &in, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (!in) {
+            break;
+        }
+        uint32_t n = plan__batch_active(in);
+        if (s->nrows + n > s->cap_rows) {
+            size_t ncap = s->cap_rows ? s->cap_rows * 2 : 1024;
+            while (ncap < s->nrows + n) {
+                ncap *= 2;
+            }
+            plan_value *nr = arena_alloc(a, ncap * nc * sizeof *nr + 1);
+            if (s->nrows) {
+                memcpy(nr, s->rows, s->nrows * nc * sizeof *nr);
+            }
+            s->rows = nr;
+            s->cap_rows = ncap;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            plan_value *dst = &s->rows[s->nrows * nc];
+            row_values(op, in, plan__batch_row(in, k), dst);
+            for (uint32_t c = 0; c < nc; c++) {
+                if (dst[c].kind == PV_STRING && dst[c].str.len) {
+                    dst[c].str.s = arena_strndup(a, dst[c].str.s, dst[c].str.len);
+                }
+            }
+            s->nrows++;
+        }
+        if (plan__check_interrupt(op->cx->s, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    DB_ASSERT(s->nrows <= UINT32_MAX);
+    s->order = arena_alloc(a, (s->nrows ? s->nrows : 1) * sizeof *s->order);
+    s->tmp = arena_alloc(a, (s->nrows ? s->nrows : 1) * sizeof *s->tmp);
+    for (size_t i = 0; i < s->nrows; i++) {
+        s->order[i] = (uint32_t)i;
+    }
+    /* Comparisons may convert text (cx->a): scratch of the batch arena, reset afterwards. */
+    arena *stmt_a = op->cx->a;
+    op->cx->a = op->ba;
+    merge_sort(s, s->order, s->tmp, s->nrows);
+    op->cx->a = stmt_a;
+    s->sorted = true;
+    return DB_OK;
+}
+
+static int
+sort_next(plan_op *op, plan_batch **out, db_error *err)
+{
+    op_sort *s = (op_sort *)op;
+    *out = NULL;
+    if (!s->sorted && sort_consume(s, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (s->pos >= s->nrows) {
+        return DB_OK;
+    }
+    op_batch_reset(op);
+    plan_batch *b = s->out;
+    plan__batch_clear(b);
+    while (b->nrows < b->cap && s->pos < s->nrows) {
+        const plan_value *row = &s->rows[(size_t)s->order[s->pos] * op->ncols];
+        for (uint32_t c = 0; c < op->ncols; c++) {
+            if (plan__batch_set(op->cx, b, c, b->nrows, &row[c], err) != DB_OK) {
+                return DB_ERR;
+            }
+        }
+        b->nrows++;
+        s->pos++;
+    }
+    *out = b;
+    return DB_OK;
+}
+
+plan_op *
+plan__op_sort(plan_ectx *cx, plan_op *child, const plan_sort_key *keys, uint32_t nkeys)
+{
+    op_sort *s = arena_calloc(cx->a, 1, sizeof *s);
+    op_init(&s->base, cx, child, child->cap);
+    s->base.open = sort_open;
+    s->base.next = sort_next;
+    s->base.close = op_close_base;
+    s->base.ncols = child->ncols;
+    s->base.types = child->types;
+    for (uint32_t k = 0; k < nkeys; k++) {
+        DB_ASSERT(keys[k].col < child->ncols);
+    }
+    s->keys = keys;
+    s->nkeys = nkeys;
+    return &s->base;
+}
+
+/* ---- limit / offset ---- */
+
+typedef struct op_limit {
+    plan_op base;
+    uint64_t offset, count;
+    uint64_t skipped, passed;
+} op_limit;
+
+static int limit_open(plan_op *op, db_error *err);
+static int limit_next(plan_op *op, plan_batch **out, db_error *err);
+
+static int
+limit_open(plan_op *op, db_error *err)
+{
+    op_limit *l = (op_limit *)op;
+    l->skipped = 0;
+    l->passed = 0;
+    return op_open_base(op, err);
+}
+
+/* Narrow the child's selection: drop the first offset rows overall, keep count rows. */
+static int
+limit_next(plan_op *op, plan_batch **out, db_error *err)
+{
+    op_limit *l = (op_limit *)op;
+    *out = NULL;
+    while (l->passed < l->count) {
+        plan_batch *in;
+        if (op->child->next(op->child, &in, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (!in) {
+            return DB_OK;
+        }
+        uint32_t n = plan__batch_active(in);
+        uint64_t skip = l->offset - l->skipped;
+        if (skip >= n) {
+            l->skipped += n;
+            continue;
+        }
+        l->skipped += skip;
+        uint64_t take = n - skip;
+        if (take > l->count - l->passed) {
+            take = l->count - l->passed;
+        }
+        if (skip > 0 || take < n) {
+            op_batch_reset(op);
+            uint32_t *sel = arena_alloc(op->ba, take * sizeof *sel);
+            for (uint64_t k = 0; k < take; k++) {
+                sel[k] = plan__batch_row(in, (uint32_t)(skip + k));
+            }
+            in->sel = sel;
+            in->nsel = (uint32_t)take;
+        }
+        l->passed += take;
+        *out = in;
+        return DB_OK;
+    }
+    return DB_OK;
+}
+
+plan_op *
+plan__op_limit(plan_ectx *cx, plan_op *child, uint64_t offset, uint64_t count)
+{
+    op_limit *l = arena_calloc(cx->a, 1, sizeof *l);
+    op_init(&l->base, cx, child, child->cap);
+    l->base.open = limit_open;
+    l->base.next = limit_next;
+    l->base.close = op_close_base;
+    l->base.ncols = child->ncols;
+    l->base.types = child->types;
+    l->offset = offset;
+    l->count = count;
+    return &l->base;
+}
+
+/* ---- aggregate without GROUP BY ---- */
+
+typedef struct op_agg {
+    plan_op base;
+    const plan_agg *aggs;
+    uint32_t naggs;
+    plan_value *state; /* one per aggregate; strings copied to the statement arena */
+    uint64_t *counts;
+    plan_value *vals;
+    bool done;
+    plan_batch *out;
+} op_agg;
+
+static int agg_open(plan_op *op, db_error *err);
+static int agg_next(plan_op *op, plan_batch **out, db_error *err);
+static int agg_step(op_agg *g, const plan_agg *ag, plan_value *st, uint64_t *cnt,
+                    const plan_value *v, db_error *err);
+
+static int
+agg_open(plan_op *op, db_error *err)
+{
+    op_agg *g = (op_agg *)op;
+    if (!g->out) {
+        g->out = plan__batch_new(op->cx->a, op->types, op->ncols, 1);
+    }
+    g->done = false;
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        g->state[i] = plan__v_null();
+        g->counts[i] = 0;
+    }
+    return op_open_base(op, err);
+}
+
+/* Fold one non-NULL value into an aggregate's state. */
+static int
+agg_step(op_agg *g, const plan_agg *ag, plan_value *st, uint64_t *cnt, const plan_value *v,
+         db_error *err)
+{
+    plan_ectx *cx = g->base.cx;
+    (*cnt)++;
+    switch (ag->kind) {
+    case PLAN_AGG_COUNT_STAR:
+    case PLAN_AGG_COUNT:
+        return DB_OK;
+    case PLAN_AGG_MIN:
+    case PLAN_AGG_MAX: {
+        plan_value c = *v;
+        if (plan__coerce(cx, &c, ag->vk, &ag->t, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (st->kind != PV_NULL) {
+            int r = plan__compare(cx, plan__cmp_mode(ag->arg, ag->arg), &c, st);
+            if ((ag->kind == PLAN_AGG_MIN) ? r >= 0 : r <= 0) {
+                return DB_OK;
+            }
+        }
+        if (c.kind == PV_STRING) {
+            c.str.s = arena_strndup(g->base.cx->a, c.str.s, c.str.len);
+        }
+        *st = c;
+        return DB_OK;
+    }
+    case PLAN_AGG_SUM:
+        if (ag->vk == PV_DOUBLE) {
+            double d = plan__v_to_double(v, NULL);
+            *st = plan__v_double(st->kind == PV_NULL ? d : st->d + d);
+            return DB_OK;
+        } else {
+            __int128 d;
+            if (!plan__v_to_dec(v, ag->t.scale, &d, NULL)) {
+                return db_error_set(err, ER_DATA_OUT_OF_RANGE, "DECIMAL", "sum");
+            }
+            __int128 sum = st->kind == PV_NULL ? d : st->dec + d;
+            __int128 lim = plan__pow10(PLAN_DEC_MAX_PREC);
+            if (sum >= lim || sum <= -lim) {
+                return db_error_set(err, ER_DATA_OUT_OF_RANGE, "DECIMAL", "sum");
+            }
+            *st = plan__v_dec(sum, ag->t.scale);
+            return DB_OK;
+        }
+    }
+    return DB_OK;
+}
+
+static int
+agg_next(plan_op *op, plan_batch **out, db_error *err)
+{
+    op_agg *g = (op_agg *)op;
+    plan_ectx *cx = op->cx;
+    *out = NULL;
+    if (g->done) {
+        return DB_OK;
+    }
+    for (;;) {
+        plan_batch *in;
+        if (op->child->next(op->child, &in, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (!in) {
+            break;
+        }
+        op_batch_reset(op);
+        uint32_t n = plan__batch_active(in);
+        arena *stmt_a = cx->a;
+        int rc = DB_OK;
+        for (uint32_t k = 0; k < n && rc == DB_OK; k++) {
+            row_values(op, in, plan__batch_row(in, k), g->vals);
+            cx->row = g->vals;
+            cx->nrow = in->ncols;
+            for (uint32_t i = 0; i < g->naggs && rc == DB_OK; i++) {
+                const plan_agg *ag = &g->aggs[i];
+                plan_value v = plan__v_int(1);
+                if (ag->arg) {
+                    cx->a = op->ba;
+                    rc = plan__eval(cx, ag->arg, &v, err);
+                    cx->a = stmt_a;
+                }
+                if (rc == DB_OK && v.kind != PV_NULL) {
+                    rc = agg_step(g, ag, &g->state[i], &g->counts[i], &v, err);
+                }
+            }
+        }
+        cx->row = NULL;
+        cx->a = stmt_a;
+        if (rc != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    g->done = true;
+    plan_batch *b = g->out;
+    plan__batch_clear(b);
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        plan_value v = g->state[i];
+        if (g->aggs[i].kind == PLAN_AGG_COUNT || g->aggs[i].kind == PLAN_AGG_COUNT_STAR) {
+            v = plan__v_int((int64_t)g->counts[i]);
+        }
+        if (plan__batch_set(cx, b, i, 0, &v, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    b->nrows = 1;
+    *out = b;
+    return DB_OK;
+}
+
+plan_op *
+plan__op_agg(plan_ectx *cx, plan_op *child, const plan_agg *aggs, uint32_t n)
+{
+    op_agg *g = arena_calloc(cx->a, 1, sizeof *g);
+    op_init(&g->base, cx, child, child->cap);
+    g->base.open = agg_open;
+    g->base.next = agg_next;
+    g->base.close = op_close_base;
+    g->base.ncols = n;
+    g->base.types = arena_calloc(cx->a, n ? n : 1, sizeof(plan_vtype));
+    for (uint32_t i = 0; i < n; i++) {
+        g->base.types[i].kind = aggs[i].vk;
+        g->base.types[i].is_unsigned = aggs[i].t.is_unsigned;
+        g->base.types[i].is_binary = aggs[i].t.is_binary;
+        g->base.types[i].scale = aggs[i].t.scale == 31 ? 0 : aggs[i].t.scale;
+    }
+    g->aggs = aggs;
+    g->naggs = n;
+    g->state = arena_calloc(cx->a, n ? n : 1, sizeof(plan_value));
+    g->counts = arena_calloc(cx->a, n ? n : 1, sizeof(uint64_t));
+    g->vals = arena_calloc(cx->a, child->ncols ? child->ncols : 1, sizeof(plan_value));
+    return &g->base;
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * plan_exec_int.h: private to planner/. The executor core: Batches of typed column vectors,
+ * volcano operators (open / next / close) over Batches, and the information_schema virtual
+ * table registry. See README.md §Executor. */
+#ifndef PLANNER_PLAN_EXEC_INT_H
+#define PLANNER_PLAN_EXEC_INT_H
+
+#include "planner/plan_int.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/db_error.h"
+
+/* ======================================================================================
+ * Batches (plan_batch.c). See README.md §Batch format.
+ * ====================================================================================== */
+
+#define PLAN_BATCH_MAX 4096 /* rows per batch at most; @@batch_size lowers it */
+
+/* A string cell: bytes live in a batch arena or in a longer-lived arena (I1). */
+typedef struct plan_strv {
+    const char *s;
+    size_t len;
+} plan_strv;
+
+/* What one column holds. kind picks the storage: PV_INT, PV_DATE, PV_DATETIME and PV_TIME
+ * use i[] (integers; microseconds for temporal kinds), PV_DOUBLE d[], PV_DECIMAL dec[]
+ * (scaled by 10^scale), PV_STRING s[]; PV_NULL stores nothing (every row is NULL). */
+typedef struct plan_vtype {
+    plan_vkind kind;
+    bool is_unsigned; /* PV_INT: the bits are a uint64_t */
+    bool is_binary;   /* PV_STRING: binary charset */
+    uint8_t scale;    /* PV_DECIMAL scale; temporal fractional digits */
+} plan_vtype;
+
+typedef struct plan_vec {
+    plan_vtype t;
+    union {
+        int64_t *i;
+        double *d;
+        __int128 *dec;
+        plan_strv *s;
+    };
+    uint8_t *nulls; /* bitmap over rows, bit r set = row r is NULL; cap bits, never NULL */
+} plan_vec;
+
+/* N column vectors of cap rows, rows [0, nrows) filled. sel, when not NULL, lists the active
+ * rows (ascending, nsel of them); otherwise every filled row is active. */
+typedef struct plan_batch {
+    uint32_t ncols;
+    uint32_t cap;   /* rows allocated per vector (<= PLAN_BATCH_MAX) */
+    uint32_t nrows; /* rows filled */
+    plan_vec *cols;
+    uint32_t *sel; /* NULL = all of [0, nrows) */
+    uint32_t nsel;
+} plan_batch;
+
+/* A batch of ncols columns of types[] and cap rows, allocated in a. */
+plan_batch *plan__batch_new(arena *a, const plan_vtype *types, uint32_t ncols, uint32_t cap);
+/* Empty it: no rows, no selection, every null bit clear. */
+void plan__batch_clear(plan_batch *b);
+/* Number of active rows. */
+uint32_t plan__batch_active(const plan_batch *b);
+/* The k-th active row's index. */
+static inline uint32_t
+plan__batch_row(const plan_batch *b, uint32_t k)
+{
+    return b->sel ? b->sel[k] : k;
+}
+static inline bool
+plan__vec_is_null(const plan_vec *v, uint32_t row)
+{
+    return v->t.kind == PV_NULL || (v->nulls[row >> 3] >> (row & 7)) & 1;
+}
+/* Cell (col, row) as a value; strings point at the batch's bytes. */
+void plan__batch_get(const plan_batch *b, uint32_t col, uint32_t row, plan_value *out);
+/* Store v at (col, row), converting it to the column's kind when it differs (a user variable
+ * may change kind between rows); conversion results go to cx->a. The string bytes are not
+ * copied: they must live at least as long as the batch. */
+int plan__batch_set(plan_ectx *cx, plan_batch *b, uint32_t col, uint32_t row, const plan_value *v,
+                    db_error *err);
+/* The column type of values an analysed expression produces. */
+plan_vtype plan__vtype_of(const plan_expr *e);
+
+/* ======================================================================================
+ * Operators (plan_batch.c). See README.md §Operator contracts.
+ * ====================================================================================== */
+
+typedef struct plan_op plan_op;
+
+struct plan_op {
+    /* Prepare to produce rows (opens the child first). */
+    int (*open)(plan_op *op, db_error *err);
+    /* The next batch with at least one active row in *out, or *out = NULL at the end. The
+     * batch and its strings stay valid until the next call of next or close on this op. */
+    int (*next)(plan_op *op, plan_batch **out, db_error *err);
+    /* Release what open acquired (closes the child). Safe after a failed open or next. */
+    void (*close)(plan_op *op);
+    plan_op *child;
+    plan_ectx *cx;     /* statement context; cx->a is the statement arena */
+    uint32_t cap;      /* batch capacity */
+    uint32_t ncols;    /* output columns */
+    plan_vtype *types; /* output column types (statement arena) */
+    arena *ba;         /* batch arena: reset at each next, freed by close; NULL until open */
+    bool opened;
+};
+
+/* A scan over nrows materialized rows of ncols values each (rows[r * ncols + c]); strings
+ * must outlive the operator. Virtual tables generate into such rows. */
+plan_op *plan__op_rows(plan_ectx *cx, const plan_vtype *types, uint32_t ncols,
+                       const plan_value *rows, size_t nrows, uint32_t cap);
+/* Rows of the child for which pred is TRUE (a selection vector over the child's batch). Column
+ * references of pred index the child's columns. */
+plan_op *plan__op_filter(plan_ectx *cx, plan_op *child, const plan_expr *pred);
+/* One output column per expression, evaluated over the child's active rows. */
+plan_op *plan__op_project(plan_ectx *cx, plan_op *child, plan_expr *const *exprs, uint32_t n);
+
+typedef struct plan_sort_key {
+    uint32_t col;       /* child column */
+    bool desc;          /* DESC: larger first; NULLs last (they are the smallest value) */
+    plan_cmp_mode mode; /* how values compare */
+} plan_sort_key;
+/* All child rows, stably sorted by keys (NULL first for ASC, as MySQL). */
+plan_op *plan__op_sort(plan_ectx *cx, plan_op *child, const plan_sort_key *keys, uint32_t nkeys);
+/* Skip offset rows, then pass at most count rows; stops pulling the child when done. */
+plan_op *plan__op_limit(plan_ectx *cx, plan_op *child, uint64_t offset, uint64_t count);
+
+typedef enum plan_agg_kind {
+    PLAN_AGG_COUNT_STAR,
+    PLAN_AGG_COUNT,
+    PLAN_AGG_MIN,
+    PLAN_AGG_MAX,
+    PLAN_AGG_SUM,
+} plan_agg_kind;
+
+typedef struct plan_agg {
+    plan_agg_kind kind;
+    const plan_expr *arg; /* over the child's columns; NULL for COUNT(*) */
+    plan_xtype t;         /* result type */
+    plan_vkind vk;        /* result kind */
+} plan_agg;
+/* One row: the aggregates over all child rows (no GROUP BY). */
+plan_op *plan__op_agg(plan_ectx *cx, plan_op *child, const plan_agg *aggs, uint32_t n);
+
+/* open; next until the end calling fn per batch; close (also on failure). */
+typedef int (*plan_batch_fn)(void *ctx, const plan_batch *b, db_error *err);
+int plan__op_drain(plan_op *root, plan_batch_fn fn, void *ctx, db_error *err);
+/* Batch capacity for session s: @@batch_size capped to [1, PLAN_BATCH_MAX]. */
+uint32_t plan__batch_cap(const plan_session *s);
+
+/* ======================================================================================
+ * Virtual tables (plan_vtable.c): information_schema.
+ * ====================================================================================== */
+
+typedef enum plan_vcol_kind {
+    PLAN_VC_VARCHAR,  /* VARCHAR(len) utf8 */
+    PLAN_VC_LONGTEXT, /* LONGTEXT */
+    PLAN_VC_BIGINT,   /* BIGINT(len) [UNSIGNED] */
+    PLAN_VC_DATETIME, /* DATETIME */
+    PLAN_VC_BOOLEAN,  /* Doris BOOLEAN (shown 1/0) */
+} plan_vcol_kind;
+
+typedef struct plan_vcol {
+    const char *name;
+    plan_vcol_kind kind;
+    uint32_t len; /* VARCHAR characters; BIGINT display width */
+    bool is_unsigned;
+    bool nullable;
+} plan_vcol;
+
+typedef struct plan_vgen plan_vgen;
+typedef int (*plan_vgen_fn)(plan_vgen *g, db_error *err);
+
+typedef struct plan_vtable {
+    const char *name; /* upper case, as MySQL reports it */
+    const plan_vcol *cols;
+    uint32_t ncols;
+    plan_vgen_fn gen;
+} plan_vtable;
+
+/* The information_schema table name (case-insensitive), or NULL. */
+const plan_vtable *plan__vtable_find(const char *name);
+size_t plan__vtable_count(void);
+const plan_vtable *plan__vtable_at(size_t i);
+/* Metadata type and value kind of a virtual column. */
+void plan__vcol_type(const plan_vcol *c, plan_xtype *t, plan_vkind *vk);
+/* Generate every row of vt (ncols values each) into the statement arena cx->a. */
+int plan__vtable_rows(plan_ectx *cx, const plan_vtable *vt, plan_value **rows, size_t *nrows,
+                      db_error *err);
+
+/* plan_select.c: SELECT ... FROM table (the statement has tables). */
+int plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
+                      db_error *err);
+
+#endif /* PLANNER_PLAN_EXEC_INT_H */
