@@ -36,9 +36,10 @@ proto_ok_write(buf *out, const proto_ok *ok, uint32_t caps)
     } else if (caps & PROTO_CLIENT_TRANSACTIONS) {
         buf_put_u16le(out, ok->status);
     }
-    /* Without SESSION_TRACK (never offered) the info is the rest of the packet. */
-    if (ok->info != NULL) {
-        buf_append_str(out, ok->info);
+    /* The info text is a length-encoded string, as MySQL's net_send_ok writes it; libmariadb
+     * reads it that way and rejects a bare string (2027 malformed packet). */
+    if (ok->info != NULL && ok->info[0] != '\0') {
+        proto_lenenc_str_put(out, ok->info, strlen(ok->info));
     }
 }
 
@@ -86,9 +87,11 @@ ok_parse(const uint8_t *p, size_t len, arena *a, proto_ok *out, db_error *err)
         return db_error_set(err, ER_MALFORMED_PACKET);
     }
     out->is_eof = header == EOF_HEADER;
-    const uint8_t *info;
-    size_t info_len;
-    proto_get_rest(&c, &info, &info_len);
+    const uint8_t *info = NULL;
+    size_t info_len = 0;
+    if (proto_cursor_left(&c) > 0 && !proto_get_lenenc_str(&c, &info, &info_len)) {
+        return db_error_set(err, ER_MALFORMED_PACKET);
+    }
     if (a != NULL && info_len > 0) {
         out->info = arena_strndup(a, (const char *)info, info_len);
     }

@@ -53,7 +53,8 @@ Test(proto_response, ok_bytes_protocol_41)
                         "\xfc\x2c\x01"                              /* last insert id 300 */
                         "\x03\x00"                                  /* status */
                         "\x01\x00"                                  /* warnings */
-                        "Rows matched: 3  Changed: 3  Warnings: 1"; /* info, rest of packet */
+                        "\x28"                                      /* info length 40 */
+                        "Rows matched: 3  Changed: 3  Warnings: 1"; /* info */
     cr_assert_eq(b.len, sizeof want - 1);
     cr_assert_eq(memcmp(b.data, want, b.len), 0);
     buf_destroy(&b);
