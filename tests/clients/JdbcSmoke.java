@@ -92,6 +92,46 @@ public class JdbcSmoke {
             }
             check("isValid (COM_PING)", c.isValid(5), true);
         }
+
+        // Server-side prepared statements: COM_STMT_PREPARE / EXECUTE with binary rows. The driver
+        // sends parameter types on the first execute only.
+        try (Connection c = DriverManager.getConnection(url + "&useServerPrepStmts=true")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT ? + 1, ?, CAST(? AS DECIMAL(12,2)), ?")) {
+                check("server prepare parameter count", ps.getParameterMetaData().getParameterCount(), 4);
+                for (int round = 1; round <= 3; round++) {
+                    ps.setLong(1, 41L * round);
+                    ps.setString(2, "r" + round);
+                    ps.setBigDecimal(3, new java.math.BigDecimal("12.345"));
+                    ps.setNull(4, java.sql.Types.INTEGER);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        check("server prepare round " + round + " has a row", rs.next(), true);
+                        check("server prepare round " + round + " ? + 1", rs.getLong(1), 41L * round + 1);
+                        check("server prepare round " + round + " string", rs.getString(2), "r" + round);
+                        check("server prepare round " + round + " decimal", rs.getBigDecimal(3),
+                                new java.math.BigDecimal("12.35"));
+                        rs.getInt(4);
+                        check("server prepare round " + round + " null", rs.wasNull(), true);
+                    }
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT NOW() IS NOT NULL, CAST('2024-02-29 13:14:15' AS DATETIME), 2.5e0")) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    check("server prepare boolean-ish", rs.getInt(1), 1);
+                    check("server prepare datetime", rs.getTimestamp(2).toString(), "2024-02-29 13:14:15.0");
+                    check("server prepare double", rs.getDouble(3), 2.5);
+                }
+            }
+            // The driver may report a failed server prepare at prepare or (after falling back to
+            // client-side prepare) at execute; either way the code must be the server's 1064.
+            try (PreparedStatement ps = c.prepareStatement("SELEC ?")) {
+                ps.setInt(1, 1);
+                ps.executeQuery();
+                check("server prepare of SELEC ? throws", "no exception", "SQLException");
+            } catch (SQLException e) {
+                check("server prepare SELEC ? getErrorCode", e.getErrorCode(), 1064);
+            }
+        }
         System.exit(failures == 0 ? 0 : 1);
     }
 }

@@ -1,5 +1,6 @@
 // Node mysql2 smoke test: node smoke.js PORT
-// connection.query only (text protocol; `?` placeholders are escaped client-side), charset utf8mb4.
+// connection.query (text protocol; `?` placeholders escaped client-side) and connection.execute
+// (server-side prepared statements, binary rows), charset utf8mb4.
 // Connects to 127.0.0.1:PORT as root with no password and checks values. Exit 0 if all pass.
 'use strict';
 
@@ -58,6 +59,13 @@ async function main() {
   await conn.ping();
   [rows] = await conn.query({ sql: 'SELECT 2', rowsAsArray: true });
   check('SELECT 2 after COM_PING', rows, [[2]]);
+
+  // execute(): COM_STMT_PREPARE / EXECUTE. mysql2 binds JS numbers as DOUBLE and sends the types
+  // on every execute; 41 + 1 must still be 42, and a second execute reuses the statement.
+  [rows] = await conn.execute({ sql: 'SELECT ? + 1 AS n, ? AS s, ? AS z', rowsAsArray: true }, [41, 'str', null]);
+  check('execute SELECT ? + 1 with 41', rows, [[42, 'str', null]]);
+  [rows] = await conn.execute({ sql: 'SELECT ? + 1 AS n, ? AS s, ? AS z', rowsAsArray: true }, [1.5, 'two', null]);
+  check('execute again with 1.5', rows, [[2.5, 'two', null]]);
   await conn.end();
 }
 
