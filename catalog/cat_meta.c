@@ -50,18 +50,15 @@ put_u64(buf *b, uint64_t v)
     buf_put_u64le(b, v);
 }
 
+/* Bounds-checked readers over a payload cursor (the values via cat_int.h's helpers). */
 static bool
 get_u64(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     if (end - *p < 8) {
         return false;
     }
-    uint64_t x = 0;
-    for (int i = 7; i >= 0; i--) {
-        x = x << 8 | (*p)[i];
-    }
+    *v = cat__get_u64(*p);
     *p += 8;
-    *v = x;
     return true;
 }
 
@@ -71,8 +68,7 @@ get_u32(const uint8_t **p, const uint8_t *end, uint32_t *v)
     if (end - *p < 4) {
         return false;
     }
-    *v = (uint32_t)(*p)[0] | (uint32_t)(*p)[1] << 8 | (uint32_t)(*p)[2] << 16 |
-         (uint32_t)(*p)[3] << 24;
+    *v = cat__get_u32(*p);
     *p += 4;
     return true;
 }

@@ -84,8 +84,7 @@ get_str(const uint8_t **p, const uint8_t *end, char **out)
     if (end - *p < 4) {
         return false;
     }
-    uint32_t n = (uint32_t)(*p)[0] | (uint32_t)(*p)[1] << 8 | (uint32_t)(*p)[2] << 16 |
-                 (uint32_t)(*p)[3] << 24;
+    uint32_t n = cat__get_u32(*p);
     *p += 4;
     if ((size_t)(end - *p) < n) {
         return false;
@@ -119,8 +118,7 @@ decode_user(const uint8_t **p, const uint8_t *end, cat_user *u)
     }
     u->has_password = **p != 0;
     memcpy(u->stage2, *p + 1, 20);
-    uint32_t n = (uint32_t)(*p)[21] | (uint32_t)(*p)[22] << 8 | (uint32_t)(*p)[23] << 16 |
-                 (uint32_t)(*p)[24] << 24;
+    uint32_t n = cat__get_u32(*p + 21);
     *p += 25;
     if (n > (size_t)(end - *p) / 12) {
         return false;
@@ -132,8 +130,7 @@ decode_user(const uint8_t **p, const uint8_t *end, cat_user *u)
         if (!get_str(p, end, &g->db) || !get_str(p, end, &g->tbl) || end - *p < 4) {
             return false;
         }
-        g->privs = (uint32_t)(*p)[0] | (uint32_t)(*p)[1] << 8 | (uint32_t)(*p)[2] << 16 |
-                   (uint32_t)(*p)[3] << 24;
+        g->privs = cat__get_u32(*p);
         *p += 4;
     }
     return true;
