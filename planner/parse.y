@@ -15,6 +15,7 @@
 
 %include {
 #include "planner/plan_int.h"
+#include "planner/plan_ddl_int.h" /* DDL builders */
 
 #include <assert.h>
 #include <stdlib.h>
@@ -170,13 +171,6 @@ limit_opt ::= LIMIT INTNUM(C) OFFSET INTNUM(O). { plan_stmt_limit(pp, &C, &O); }
 cmd ::= SET setlist. { plan_stmt_begin(pp, PS_SET); }
 cmd ::= SET TRANSACTION translist. { plan_stmt_begin(pp, PS_SET_TRANSACTION); }
 cmd ::= SET scope(S) TRANSACTION translist. { pp->stmt->scope = (plan_scope)S; plan_stmt_begin(pp, PS_SET_TRANSACTION); }
-cmd ::= SET PASSWORD EQ expr. { plan_stmt_unsupported(pp, "SET PASSWORD"); }
-cmd ::= SET PASSWORD FOR userspec EQ expr. { plan_stmt_unsupported(pp, "SET PASSWORD"); }
-
-userspec ::= ident_tok.
-userspec ::= STRING.
-userspec ::= ident_tok USERVAR.
-userspec ::= STRING USERVAR.
 
 %type scope {int}
 scope(A) ::= GLOBAL. { A = PLAN_SCOPE_GLOBAL; }
@@ -289,6 +283,242 @@ start_optlist ::= start_optlist COMMA start_opt.
 start_opt ::= READ ONLY. { pp->stmt->access = PLAN_ACCESS_READ_ONLY; }
 start_opt ::= READ WRITE. { pp->stmt->access = PLAN_ACCESS_READ_WRITE; }
 start_opt ::= WITH CONSISTENT SNAPSHOT.
+
+/* ---- DCL ---- */
+/* Users and privileges (plan_dcl.c builds the plan_dcl). Nonterminals carry a dcl_ prefix.
+ * Privilege words other than the reserved SELECT, ALTER, CREATE, DROP and ALL are IDs checked
+ * by plan_dcl_priv. */
+%fallback ID USER USERS GRANTS PRIVILEGES IDENTIFIED.
+
+cmd ::= CREATE USER dcl_ifne dcl_user dcl_identified. { plan_dcl_begin(pp, PLAN_DCL_CREATE_USER); }
+cmd ::= DROP USER dcl_ife dcl_user. { plan_dcl_begin(pp, PLAN_DCL_DROP_USER); }
+cmd ::= ALTER USER dcl_user IDENTIFIED BY STRING(P). { plan_dcl_password(pp, &P, false); plan_dcl_begin(pp, PLAN_DCL_ALTER_USER); }
+cmd ::= SET PASSWORD EQ dcl_pw. { plan_dcl_begin(pp, PLAN_DCL_SET_PASSWORD); }
+cmd ::= SET PASSWORD FOR dcl_user EQ dcl_pw. { plan_dcl_begin(pp, PLAN_DCL_SET_PASSWORD); }
+cmd ::= GRANT dcl_privs ON dcl_level TO dcl_user. { plan_dcl_begin(pp, PLAN_DCL_GRANT); }
+cmd ::= REVOKE dcl_privs ON dcl_level FROM dcl_user. { plan_dcl_begin(pp, PLAN_DCL_REVOKE); }
+cmd ::= SHOW GRANTS. { plan_dcl_begin(pp, PLAN_DCL_SHOW_GRANTS); }
+cmd ::= SHOW GRANTS FOR dcl_user. { plan_dcl_begin(pp, PLAN_DCL_SHOW_GRANTS); }
+cmd ::= SHOW GRANTS FOR CURRENT_USER dcl_parens. { plan_dcl_begin(pp, PLAN_DCL_SHOW_GRANTS); }
+cmd ::= SHOW ALL GRANTS. { plan_dcl_all(pp); plan_dcl_begin(pp, PLAN_DCL_SHOW_GRANTS); }
+cmd ::= SHOW USERS. { plan_dcl_begin(pp, PLAN_DCL_SHOW_USERS); }
+
+dcl_parens ::= .
+dcl_parens ::= LP RP.
+
+dcl_ifne ::= .
+dcl_ifne ::= IF NOT EXISTS. { plan_dcl_if_exists(pp); }
+dcl_ife ::= .
+dcl_ife ::= IF EXISTS. { plan_dcl_if_exists(pp); }
+
+dcl_identified ::= .
+dcl_identified ::= IDENTIFIED BY STRING(P). { plan_dcl_password(pp, &P, false); }
+dcl_identified ::= IDENTIFIED BY PASSWORD STRING(P). { plan_dcl_password(pp, &P, true); }
+
+dcl_pw ::= PASSWORD LP STRING(P) RP. { plan_dcl_password(pp, &P, false); }
+dcl_pw ::= STRING(P). { plan_dcl_password(pp, &P, false); }
+
+/* 'user'@'host', user@host, 'user' (host '%'). The lexer reads @'host' as one USERVAR. */
+dcl_user ::= dcl_name(U). { plan_dcl_user(pp, &U, NULL); }
+dcl_user ::= dcl_name(U) USERVAR(H). { plan_dcl_user(pp, &U, &H); }
+%type dcl_name {plan_token}
+dcl_name(A) ::= ident_tok(T). { A = T; }
+dcl_name(A) ::= STRING(T). { A = T; }
+
+dcl_privs ::= dcl_priv.
+dcl_privs ::= dcl_privs COMMA dcl_priv.
+dcl_priv ::= ID(W). { plan_dcl_priv(pp, &W); }
+dcl_priv ::= SELECT(W). { plan_dcl_priv(pp, &W); }
+dcl_priv ::= ALTER(W). { plan_dcl_priv(pp, &W); }
+dcl_priv ::= CREATE(W). { plan_dcl_priv(pp, &W); }
+dcl_priv ::= DROP(W). { plan_dcl_priv(pp, &W); }
+dcl_priv ::= ALL(W). { plan_dcl_priv(pp, &W); }
+dcl_priv ::= ALL(W) PRIVILEGES. { plan_dcl_priv(pp, &W); }
+
+/* ON tbl | db.tbl | ctl.db.tbl, each part a name or * */
+dcl_level ::= dcl_obj(T). { plan_dcl_level(pp, NULL, NULL, &T); }
+dcl_level ::= dcl_obj(D) DOT dcl_obj(T). { plan_dcl_level(pp, NULL, &D, &T); }
+dcl_level ::= dcl_obj(C) DOT dcl_obj(D) DOT dcl_obj(T). { plan_dcl_level(pp, &C, &D, &T); }
+%type dcl_obj {plan_token}
+dcl_obj(A) ::= ident_tok(T). { A = T; }
+dcl_obj(A) ::= STAR(T). { A = T; }
+
+/* ---- DDL ---- */
+/* Databases, tables, ALTER TABLE and the catalog SHOW statements (plan_ddl_ast.c builds the
+ * plan_ddl of plan_ddl_int.h, plan_ddl.c / plan_show.c run it). Nonterminals carry a ddl_
+ * prefix. Lists (column names, partition values, properties, column definitions) accumulate in
+ * the plan_ddl and the clause that uses them takes them. Every keyword here is non-reserved. */
+%fallback ID TABLE PROPERTIES FORCE KEY DUPLICATE UNIQUE AGGREGATE CLUSTER COMMENTKW PARTITION
+    PARTITIONS RANGE LIST VALUES LESS THAN MAXVALUE DISTRIBUTED HASH BUCKETS AUTO RANDOM ENGINE
+    AUTO_INCREMENT ADD COLUMN COLUMNS FIELDS AFTER FIRST MODIFY RENAME DESCRIBE PRIMARY BUILD
+    INDEX SUM MIN MAX REPLACE_IF_NOT_NULL HLL_UNION BITMAP_UNION NONE.
+
+cmd ::= CREATE ddl_dbkw ddl_ifne ident_tok(D) ddl_props_opt. { plan_ddl_target(pp, NULL, &D); plan_ddl_begin(pp, PD_CREATE_DB); }
+cmd ::= DROP ddl_dbkw ddl_ife ident_tok(D) ddl_force_opt. { plan_ddl_target(pp, NULL, &D); plan_ddl_begin(pp, PD_DROP_DB); }
+cmd ::= ALTER ddl_dbkw ident_tok(D) SET PROPERTIES LP ddl_proplist RP. { plan_ddl_target(pp, NULL, &D); plan_ddl_begin(pp, PD_ALTER_DB); }
+cmd ::= SHOW CREATE ddl_dbkw ident_tok(D). { plan_ddl_target(pp, NULL, &D); plan_ddl_begin(pp, PD_SHOW_CREATE_DB); }
+cmd ::= CREATE TABLE ddl_ifne ddl_tbl LP ddl_elems RP ddl_tblopts. { plan_ddl_begin(pp, PD_CREATE_TABLE); }
+cmd ::= CREATE TABLE ddl_ifne ddl_tbl LIKE ident_tok(N). { plan_ddl_like(pp, NULL, &N); plan_ddl_begin(pp, PD_CREATE_TABLE); }
+cmd ::= CREATE TABLE ddl_ifne ddl_tbl LIKE ident_tok(D) DOT ident_tok(N). { plan_ddl_like(pp, &D, &N); plan_ddl_begin(pp, PD_CREATE_TABLE); }
+cmd ::= DROP TABLE ddl_ife ddl_tbl ddl_force_opt. { plan_ddl_begin(pp, PD_DROP_TABLE); }
+cmd ::= ALTER TABLE ddl_tbl ddl_alters. { plan_ddl_begin(pp, PD_ALTER_TABLE); }
+cmd ::= SHOW CREATE TABLE ddl_tbl. { plan_ddl_begin(pp, PD_SHOW_CREATE_TABLE); }
+cmd ::= DESC ddl_tbl ddl_all_opt. { plan_ddl_begin(pp, PD_DESC); }
+cmd ::= DESCRIBE ddl_tbl ddl_all_opt. { plan_ddl_begin(pp, PD_DESC); }
+cmd ::= SHOW full_opt ddl_colskw ddl_fromkw ddl_tbl ddl_coldb show_filter. { plan_ddl_begin(pp, PD_SHOW_COLUMNS); }
+cmd ::= SHOW PARTITIONS FROM ddl_tbl show_filter. { plan_ddl_begin(pp, PD_SHOW_PARTITIONS); }
+cmd ::= SHOW TABLE STATUS show_from show_filter. { plan_ddl_begin(pp, PD_SHOW_TABLE_STATUS); }
+
+ddl_dbkw ::= DATABASE.
+ddl_dbkw ::= SCHEMA.
+ddl_colskw ::= COLUMNS.
+ddl_colskw ::= FIELDS.
+ddl_fromkw ::= FROM.
+ddl_fromkw ::= IN.
+ddl_coldb ::= .
+ddl_coldb ::= ddl_fromkw ident_tok(D). { plan_ddl_target_db(pp, &D); }
+
+ddl_ifne ::= .
+ddl_ifne ::= IF NOT EXISTS. { plan_ddl_flag(pp, PLAN_DDL_IF_NOT_EXISTS); }
+ddl_ife ::= .
+ddl_ife ::= IF EXISTS. { plan_ddl_flag(pp, PLAN_DDL_IF_EXISTS); }
+ddl_force_opt ::= .
+ddl_force_opt ::= FORCE. { plan_ddl_flag(pp, PLAN_DDL_FORCE); }
+ddl_all_opt ::= .
+ddl_all_opt ::= ALL. { plan_ddl_flag(pp, PLAN_DDL_ALL); }
+ddl_eq_opt ::= .
+ddl_eq_opt ::= EQ.
+
+ddl_tbl ::= ident_tok(N). { plan_ddl_target(pp, NULL, &N); }
+ddl_tbl ::= ident_tok(D) DOT ident_tok(N). { plan_ddl_target(pp, &D, &N); }
+
+ddl_props_opt ::= .
+ddl_props_opt ::= PROPERTIES LP ddl_proplist RP.
+ddl_proplist ::= ddl_prop.
+ddl_proplist ::= ddl_proplist COMMA ddl_prop.
+ddl_prop ::= STRING(K) EQ STRING(V). { plan_ddl_prop(pp, &K, &V); }
+
+ddl_names ::= ident_tok(N). { plan_ddl_name(pp, &N); }
+ddl_names ::= ddl_names COMMA ident_tok(N). { plan_ddl_name(pp, &N); }
+
+/* Table elements: column definitions and MySQL's PRIMARY KEY (...). */
+ddl_elems ::= ddl_elem.
+ddl_elems ::= ddl_elems COMMA ddl_elem.
+ddl_elem ::= ddl_coldef.
+ddl_elem ::= PRIMARY KEY LP ddl_names RP. { plan_ddl_primary_key(pp); }
+
+ddl_coldefs ::= ddl_coldef.
+ddl_coldefs ::= ddl_coldefs COMMA ddl_coldef.
+ddl_coldef ::= ddl_colname ddl_type(T) ddl_colattrs. { plan_ddl_col_type(pp, T); }
+ddl_colname ::= ident_tok(N). { plan_ddl_col_begin(pp, &N); }
+
+%type ddl_typeword {plan_token}
+ddl_typeword(A) ::= ID(T). { A = T; }
+ddl_typeword(A) ::= INT(T). { A = T; }
+ddl_typeword(A) ::= INTEGER(T). { A = T; }
+ddl_typeword(A) ::= DECIMAL(T). { A = T; }
+ddl_typeword(A) ::= DOUBLE(T). { A = T; }
+ddl_typeword(A) ::= CHAR(T). { A = T; }
+%type ddl_type {cat_type *}
+ddl_type(A) ::= ddl_typeword(W). { A = plan_ddl_type(pp, &W, NULL, NULL); }
+ddl_type(A) ::= ddl_typeword(W) LP INTNUM(P) RP. { A = plan_ddl_type(pp, &W, &P, NULL); }
+ddl_type(A) ::= ddl_typeword(W) LP INTNUM(P) COMMA INTNUM(S) RP. { A = plan_ddl_type(pp, &W, &P, &S); }
+ddl_type(A) ::= ddl_typeword(W) LT ddl_type(E) GT. { A = plan_ddl_type_nested(pp, &W, E, NULL); }
+ddl_type(A) ::= ddl_typeword(W) LT ddl_type(K) COMMA ddl_type(V) GT. { A = plan_ddl_type_nested(pp, &W, K, V); }
+ddl_type(A) ::= ddl_typeword(W) LT ddl_typeword(W2) LT ddl_type(E) RSHIFT. { A = plan_ddl_type_nested(pp, &W, plan_ddl_type_nested(pp, &W2, E, NULL), NULL); }
+ddl_type(A) ::= ddl_typeword(W) LT ddl_type(K) COMMA ddl_typeword(W2) LT ddl_type(E) RSHIFT. { A = plan_ddl_type_nested(pp, &W, K, plan_ddl_type_nested(pp, &W2, E, NULL)); }
+
+ddl_colattrs ::= .
+ddl_colattrs ::= ddl_colattrs ddl_colattr.
+ddl_colattr ::= NULL. { plan_ddl_col_null(pp, true); }
+ddl_colattr ::= NOT NULL. { plan_ddl_col_null(pp, false); }
+ddl_colattr ::= DEFAULT ddl_default.
+ddl_colattr ::= AUTO_INCREMENT. { plan_ddl_col_autoinc(pp, NULL); }
+ddl_colattr ::= AUTO_INCREMENT LP INTNUM(N) RP. { plan_ddl_col_autoinc(pp, &N); }
+ddl_colattr ::= COMMENTKW STRING(C). { plan_ddl_col_comment(pp, &C); }
+/* Aggregation types are tokens, not IDs: an ID here would make Lemon's fallback turn a
+ * following non-reserved keyword (AFTER, FIRST, ...) into an aggregation name. */
+ddl_colattr ::= ddl_agg(W). { plan_ddl_col_agg(pp, &W); }
+%type ddl_agg {plan_token}
+ddl_agg(A) ::= SUM(T). { A = T; }
+ddl_agg(A) ::= MIN(T). { A = T; }
+ddl_agg(A) ::= MAX(T). { A = T; }
+ddl_agg(A) ::= REPLACE(T). { A = T; }
+ddl_agg(A) ::= REPLACE_IF_NOT_NULL(T). { A = T; }
+ddl_agg(A) ::= HLL_UNION(T). { A = T; }
+ddl_agg(A) ::= BITMAP_UNION(T). { A = T; }
+ddl_agg(A) ::= NONE(T). { A = T; }
+ddl_default ::= STRING(V). { plan_ddl_col_default(pp, &V, false, NULL); }
+ddl_default ::= INTNUM(V). { plan_ddl_col_default(pp, &V, false, NULL); }
+ddl_default ::= DECNUM(V). { plan_ddl_col_default(pp, &V, false, NULL); }
+ddl_default ::= FLOATNUM(V). { plan_ddl_col_default(pp, &V, false, NULL); }
+ddl_default ::= MINUS INTNUM(V). { plan_ddl_col_default(pp, &V, true, NULL); }
+ddl_default ::= MINUS DECNUM(V). { plan_ddl_col_default(pp, &V, true, NULL); }
+ddl_default ::= NULL(V). { plan_ddl_col_default(pp, &V, false, NULL); }
+ddl_default ::= CURRENT_TIMESTAMP(V). { plan_ddl_col_default(pp, &V, false, NULL); }
+ddl_default ::= CURRENT_TIMESTAMP(V) LP INTNUM(P) RP. { plan_ddl_col_default(pp, &V, false, &P); }
+ddl_default ::= CURRENT_DATE(V). { plan_ddl_col_default(pp, &V, false, NULL); }
+
+/* CREATE TABLE clauses, in Doris's order. */
+ddl_tblopts ::= ddl_engine_opt ddl_keys_opt ddl_cluster_opt ddl_comment_opt ddl_part_opt ddl_dist_opt ddl_props_opt.
+ddl_engine_opt ::= .
+ddl_engine_opt ::= ENGINE ddl_eq_opt ident_tok(E). { plan_ddl_engine(pp, &E); }
+ddl_keys_opt ::= .
+ddl_keys_opt ::= DUPLICATE KEY LP ddl_names RP. { plan_ddl_keys(pp, CAT_KEYS_DUP); }
+ddl_keys_opt ::= UNIQUE KEY LP ddl_names RP. { plan_ddl_keys(pp, CAT_KEYS_UNIQUE); }
+ddl_keys_opt ::= AGGREGATE KEY LP ddl_names RP. { plan_ddl_keys(pp, CAT_KEYS_AGG); }
+ddl_cluster_opt ::= .
+ddl_cluster_opt ::= CLUSTER BY LP ddl_names RP. { plan_ddl_cluster(pp); }
+ddl_comment_opt ::= .
+ddl_comment_opt ::= COMMENTKW ddl_eq_opt STRING(C). { plan_ddl_comment(pp, &C); }
+ddl_part_opt ::= .
+ddl_part_opt ::= ddl_part_head LP ddl_partdefs RP.
+ddl_part_head ::= PARTITION BY RANGE LP ddl_names RP. { plan_ddl_part_by(pp, CAT_PART_RANGE); }
+ddl_part_head ::= PARTITION BY LIST LP ddl_names RP. { plan_ddl_part_by(pp, CAT_PART_LIST); }
+ddl_partdefs ::= ddl_partdef.
+ddl_partdefs ::= ddl_partdefs COMMA ddl_partdef.
+ddl_partdef ::= PARTITION ident_tok(N) VALUES LESS THAN LP ddl_pvals RP. { plan_ddl_part(pp, &N, CAT_PDEF_LESS_THAN); }
+ddl_partdef ::= PARTITION ident_tok(N) VALUES LESS THAN MAXVALUE. { plan_ddl_value(pp, NULL, false); plan_ddl_part(pp, &N, CAT_PDEF_LESS_THAN); }
+ddl_partdef ::= PARTITION ident_tok(N) VALUES LBRACKET LP ddl_pvals RP COMMA LP ddl_pvals RP RP. { plan_ddl_part(pp, &N, CAT_PDEF_FIXED); }
+ddl_partdef ::= PARTITION ident_tok(N) VALUES IN LP ddl_pvals RP. { plan_ddl_part(pp, &N, CAT_PDEF_IN); }
+ddl_pvals ::= ddl_pval.
+ddl_pvals ::= ddl_pvals COMMA ddl_pval.
+ddl_pval ::= STRING(V). { plan_ddl_value(pp, &V, false); }
+ddl_pval ::= INTNUM(V). { plan_ddl_value(pp, &V, false); }
+ddl_pval ::= MINUS INTNUM(V). { plan_ddl_value(pp, &V, true); }
+ddl_pval ::= MAXVALUE. { plan_ddl_value(pp, NULL, false); }
+ddl_dist_opt ::= .
+ddl_dist_opt ::= DISTRIBUTED BY HASH LP ddl_names RP ddl_buckets_opt. { plan_ddl_dist(pp, false); }
+ddl_dist_opt ::= DISTRIBUTED BY RANDOM ddl_buckets_opt. { plan_ddl_dist(pp, true); }
+ddl_buckets_opt ::= .
+ddl_buckets_opt ::= BUCKETS INTNUM(N). { plan_ddl_buckets(pp, &N); }
+ddl_buckets_opt ::= BUCKETS AUTO. { plan_ddl_buckets(pp, NULL); }
+
+/* ALTER TABLE clauses, comma-separated, applied in order as one change. */
+ddl_alters ::= ddl_alter.
+ddl_alters ::= ddl_alters COMMA ddl_alter.
+ddl_alter ::= ADD COLUMN ddl_coldef ddl_colpos. { plan_ddl_alter(pp, CAT_ALTER_ADD_COLUMN, NULL, NULL, "ADD COLUMN"); }
+ddl_alter ::= ADD COLUMN LP ddl_coldefs RP. { plan_ddl_alter(pp, CAT_ALTER_ADD_COLUMN, NULL, NULL, "ADD COLUMN"); }
+ddl_alter ::= DROP COLUMN ident_tok(N). { plan_ddl_alter(pp, CAT_ALTER_DROP_COLUMN, &N, NULL, "DROP COLUMN"); }
+ddl_alter ::= MODIFY COLUMN ddl_coldef ddl_colpos. { plan_ddl_alter(pp, CAT_ALTER_MODIFY_COLUMN, NULL, NULL, "MODIFY COLUMN"); }
+ddl_alter ::= MODIFY COLUMN ident_tok(N) COMMENTKW STRING(C). { plan_ddl_alter(pp, CAT_ALTER_MODIFY_COLUMN_COMMENT, &N, &C, "MODIFY COLUMN COMMENT"); }
+ddl_alter ::= RENAME COLUMN ident_tok(A) ident_tok(B). { plan_ddl_alter(pp, CAT_ALTER_RENAME_COLUMN, &A, &B, "RENAME COLUMN"); }
+ddl_alter ::= ORDER BY LP ddl_names RP. { plan_ddl_alter(pp, CAT_ALTER_REORDER_COLUMNS, NULL, NULL, "ORDER BY"); }
+ddl_alter ::= RENAME ident_tok(N). { plan_ddl_alter(pp, CAT_ALTER_RENAME_TABLE, &N, NULL, "RENAME"); }
+ddl_alter ::= ADD ddl_partdef ddl_part_dist. { plan_ddl_alter(pp, CAT_ALTER_ADD_PARTITION, NULL, NULL, "ADD PARTITION"); }
+ddl_alter ::= DROP PARTITION ddl_ife ident_tok(N) ddl_force_opt. { plan_ddl_alter(pp, CAT_ALTER_DROP_PARTITION, &N, NULL, "DROP PARTITION"); }
+ddl_alter ::= RENAME PARTITION ident_tok(A) ident_tok(B). { plan_ddl_alter(pp, CAT_ALTER_RENAME_PARTITION, &A, &B, "RENAME PARTITION"); }
+ddl_alter ::= REPLACE WITH TABLE ident_tok(N) ddl_props_opt. { plan_ddl_alter(pp, CAT_ALTER_REPLACE_TABLE, &N, NULL, "REPLACE WITH TABLE"); }
+ddl_alter ::= BUILD INDEX ident_tok(N). { plan_ddl_alter(pp, CAT_ALTER_BUILD_INDEX, &N, NULL, "BUILD INDEX"); }
+ddl_alter ::= SET LP ddl_proplist RP. { plan_ddl_alter(pp, CAT_ALTER_SET_PROPERTIES, NULL, NULL, "SET"); }
+ddl_alter ::= MODIFY COMMENTKW STRING(C). { plan_ddl_alter(pp, CAT_ALTER_MODIFY_COMMENT, NULL, &C, "MODIFY COMMENT"); }
+ddl_colpos ::= .
+ddl_colpos ::= AFTER ident_tok(A). { plan_ddl_colpos(pp, &A, false); }
+ddl_colpos ::= FIRST. { plan_ddl_colpos(pp, NULL, true); }
+ddl_part_dist ::= .
+ddl_part_dist ::= DISTRIBUTED BY HASH LP ddl_names RP BUCKETS INTNUM(N). { plan_ddl_part_buckets(pp, &N); }
+ddl_part_dist ::= DISTRIBUTED BY RANDOM BUCKETS INTNUM(N). { plan_ddl_part_buckets(pp, &N); }
+/* ---- end DDL ---- */
 
 /* ---------------------------------------------------------------- identifiers */
 

@@ -4,6 +4,7 @@
  * character sets, collations), KILL, USE and transaction control. Diagnostics of the statement
  * are recorded in the session for SHOW WARNINGS. plan__describe is the prepare-time variant:
  * the same analysis, the result columns, nothing evaluated. See README.md §Statements. */
+#include "planner/plan_ddl_int.h"
 #include "planner/plan_exec_int.h"
 
 #include <stdio.h>
@@ -12,16 +13,12 @@
 #include <strings.h>
 #include <time.h>
 
+#include "catalog/catalog.h"
 #include "common/strutil.h"
 #include "planner/parse.h"
 
-/* Rows built in memory for SHOW statements (small by construction). */
-typedef struct rowset {
-    plan_column *cols;
-    size_t ncols;
-    const char **cells; /* nrows * ncols; NULL = SQL NULL */
-    size_t nrows, cap;
-} rowset;
+/* Rows built in memory for SHOW statements (small by construction; plan_exec_int.h). */
+typedef plan_rowset rowset;
 
 static int exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
                        db_error *err);
@@ -37,6 +34,7 @@ static int exec_show_processlist(plan_ectx *cx, const plan_stmt *st, const plan_
                                  db_error *err);
 static int exec_show_misc(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err);
 static int exec_kill(plan_ectx *cx, const plan_stmt *st, db_error *err);
+static int check_kill_priv(plan_ectx *cx, uint64_t id, db_error *err);
 static void rs_init(arena *a, rowset *rs, const char *const *names, size_t ncols);
 static void rs_add(arena *a, rowset *rs, const char *const *row);
 static int rs_send(plan_ectx *cx, rowset *rs, const plan_stmt *st, size_t like_col,
@@ -170,6 +168,25 @@ rs_send(plan_ectx *cx, rowset *rs, const plan_stmt *st, size_t like_col, const p
         }
     }
     return DB_OK;
+}
+
+void
+plan__rs_init(arena *a, plan_rowset *rs, const char *const *names, size_t ncols)
+{
+    rs_init(a, rs, names, ncols);
+}
+
+void
+plan__rs_add(arena *a, plan_rowset *rs, const char *const *row)
+{
+    rs_add(a, rs, row);
+}
+
+int
+plan__rs_send(plan_ectx *cx, plan_rowset *rs, const plan_stmt *st, size_t like_col,
+              const plan_sink *sink, db_error *err)
+{
+    return rs_send(cx, rs, st, like_col, sink, err);
 }
 
 /* ---- SELECT ---- */
@@ -332,6 +349,10 @@ set_resolve(plan_ectx *cx, const plan_stmt *st, int *idx, db_error *err)
             return db_error_set(err, ER_UNKNOWN_SYSTEM_VARIABLE, it->name);
         }
         if (plan__sysvar_check_settable(idx[i], it->scope, it->name, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (it->scope == PLAN_SCOPE_GLOBAL && !cx->describe &&
+            plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err) != DB_OK) {
             return DB_ERR;
         }
     }
@@ -613,6 +634,9 @@ exec_show_misc(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
     rowset rs;
     switch (st->kind) {
     case PS_SHOW_DATABASES: {
+        if (cx->s->srv->meta) {
+            return plan__show_catalog(cx, st, sink, err); /* plan_show.c */
+        }
         const char *name = st->like ? arena_sprintf(cx->a, "Database (%s)", st->like) : "Database";
         rs_init(cx->a, &rs, &name, 1);
         const char *r1[1] = {"information_schema"}, *r2[1] = {"mysql"};
@@ -624,6 +648,9 @@ exec_show_misc(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
         return rs_send(cx, &rs, st, 0, sink, err);
     }
     case PS_SHOW_TABLES: {
+        if (cx->s->srv->meta) {
+            return plan__show_catalog(cx, st, sink, err); /* plan_show.c */
+        }
         const char *db = st->name ? st->name : cx->s->db;
         if (!db) {
             return db_error_set(err, ER_NO_DB_ERROR);
@@ -687,6 +714,28 @@ exec_show_misc(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
 
 /* ---- KILL ---- */
 
+/* KILL of another account's connection needs ADMIN_PRIV (1227). An unknown id is left to the
+ * kill hook (ER_NO_SUCH_THREAD). */
+static int
+check_kill_priv(plan_ectx *cx, uint64_t id, db_error *err)
+{
+    plan_server *srv = cx->s->srv;
+    if (id == cx->s->conn_id || plan__is_admin(cx->s) || !srv->hooks.processlist) {
+        return DB_OK;
+    }
+    plan_proc_row *rows;
+    size_t n;
+    if (srv->hooks.processlist(srv->hooks.ctx, cx->a, &rows, &n, err) != DB_OK) {
+        return DB_ERR;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].id == id && strcmp(rows[i].user, cx->s->user) != 0) {
+            return plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err);
+        }
+    }
+    return DB_OK;
+}
+
 static int
 exec_kill(plan_ectx *cx, const plan_stmt *st, db_error *err)
 {
@@ -703,6 +752,9 @@ exec_kill(plan_ectx *cx, const plan_stmt *st, db_error *err)
     uint64_t id = plan__v_to_uint(&v, NULL);
     if (!srv->hooks.kill) {
         return db_error_set(err, ER_NOT_SUPPORTED_YET, "KILL without a server");
+    }
+    if (check_kill_priv(cx, id, err) != DB_OK) {
+        return DB_ERR;
     }
     return srv->hooks.kill(srv->hooks.ctx, cx->s->conn_id, id, st->query_only, err);
 }
@@ -896,6 +948,12 @@ plan__exec_stmt(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_
     case PS_DEALLOCATE:
         rc = plan__sql_deallocate(cx, st, err);
         break;
+    case PS_DCL:
+        rc = plan__exec_dcl(cx, st, sink, out, err);
+        break;
+    case PS_DDL:
+        rc = plan__exec_ddl(cx, st, sink, out, err); /* plan_ddl.c */
+        break;
     }
     if (st->kind >= PS_SHOW_VARIABLES && st->kind <= PS_SHOW_ENGINES) {
         out->is_result_set = rc == DB_OK;
@@ -979,6 +1037,8 @@ plan__describe(plan_session *s, const plan_stmt *st, const char *sql, size_t len
     case PS_SHOW_CHARSET:
     case PS_SHOW_COLLATION:
     case PS_SHOW_ENGINES:
+    case PS_DCL:
+    case PS_DDL:
         /* These only analyse and announce columns when cx.describe is set. */
         rc = plan__exec_stmt(&cx, st, &sink, &out, err);
         break;

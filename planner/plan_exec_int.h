@@ -191,6 +191,23 @@ void plan__vcol_type(const plan_vcol *c, plan_xtype *t, plan_vkind *vk);
 int plan__vtable_rows(plan_ectx *cx, const plan_vtable *vt, plan_value **rows, size_t *nrows,
                       db_error *err);
 
+/* Rows built in memory for SHOW statements (plan_exec.c): every column a VARCHAR(64); cells
+ * are NUL-terminated strings (NULL = SQL NULL) in the statement arena. */
+typedef struct plan_rowset {
+    plan_column *cols;
+    size_t ncols;
+    const char **cells; /* nrows * ncols; NULL = SQL NULL */
+    size_t nrows, cap;
+} plan_rowset;
+
+void plan__rs_init(arena *a, plan_rowset *rs, const char *const *names, size_t ncols);
+/* Appends one row of rs->ncols cells (the pointers are copied, not the strings). */
+void plan__rs_add(arena *a, plan_rowset *rs, const char *const *row);
+/* Sends the columns, then the rows that pass SHOW ... LIKE (on column like_col) and WHERE (the
+ * columns bound by name); with cx->describe only the columns. */
+int plan__rs_send(plan_ectx *cx, plan_rowset *rs, const plan_stmt *st, size_t like_col,
+                  const plan_sink *sink, db_error *err);
+
 /* plan_select.c: SELECT ... FROM table (the statement has tables). */
 int plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
                       db_error *err);

@@ -154,7 +154,9 @@ ev_user(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
 {
     (void)err;
     const char *u = cx->s->user ? cx->s->user : "";
-    const char *h = strcmp(e->name, "current_user") == 0 ? "%" : (cx->s->host ? cx->s->host : "");
+    /* CURRENT_USER(): the account (user@account_host); USER(): who connected from where. */
+    const char *h = strcmp(e->name, "current_user") == 0 ? cx->s->account_host
+                                                         : (cx->s->host ? cx->s->host : "");
     char *s = arena_sprintf(cx->a, "%s@%s", u, h);
     *out = plan__v_str(s, strlen(s));
     return DB_OK;
@@ -227,6 +229,31 @@ ty_info_int(plan_ectx *cx, plan_expr *e, db_error *err)
     e->t.is_unsigned = uns;
     e->vk = PV_INT;
     e->eval = ev_info_int;
+    return DB_OK;
+}
+
+/* CURRENT_TSO(): the catalog's last allocated (or, before any allocation, the highest
+ * reserved) TSO, cat_tso_current: a BIGINT that allocates nothing. Without a catalog: 1235. */
+static int
+ev_current_tso(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
+{
+    (void)e;
+    int64_t tso;
+    if (plan__current_tso(cx->s, &tso, err) != DB_OK) {
+        return DB_ERR;
+    }
+    *out = plan__v_int(tso);
+    return DB_OK;
+}
+
+static int
+ty_current_tso(plan_ectx *cx, plan_expr *e, db_error *err)
+{
+    (void)cx;
+    (void)err;
+    plan__type_bigint(&e->t, 20, false);
+    e->vk = PV_INT;
+    e->eval = ev_current_tso;
     return DB_OK;
 }
 
@@ -1362,6 +1389,7 @@ static const plan_func_def funcs[] = {
         {"current_date", 0, 0, ty_curdate},
         {"current_time", 0, 1, ty_curtime},
         {"current_timestamp", 0, 1, ty_now},
+        {"current_tso", 0, 0, ty_current_tso},
         {"current_user", 0, 0, ty_user},
         {"curtime", 0, 1, ty_curtime},
         {"database", 0, 0, ty_database},

@@ -4,6 +4,7 @@
  * aggregate query (COUNT/MIN/MAX/SUM without GROUP BY), builds the operator tree
  *   scan -> filter -> [aggregate] -> project -> [sort] -> [limit]
  * and streams the result to the sink batch by batch. See README.md §Executor. */
+#include "planner/plan_ddl_int.h"
 #include "planner/plan_exec_int.h"
 
 #include <stdio.h>
@@ -64,6 +65,9 @@ resolve_table(plan_ectx *cx, const plan_table_ref *ref, from_table *ft, db_error
     /* The single place tables are found. Today only information_schema has any. */
     if (strcasecmp(db, "information_schema") == 0) {
         ft->vt = plan__vtable_find(ref->name);
+    }
+    if (!ft->vt && plan__meta_table_ref(cx->s, db, ref->name, err) != DB_OK) {
+        return DB_ERR; /* a catalog table: its data cannot be read before storage exists */
     }
     if (!ft->vt) {
         return db_error_set(err, ER_NO_SUCH_TABLE, db, ref->name);

@@ -2,6 +2,7 @@
  * plan_session.c: process-wide SQL state (global variables) and per-connection state (session
  * variables, user variables, current database, diagnostics, transaction flags).
  * See README.md §Data structures and §Threads. */
+#include "planner/plan_ddl_int.h"
 #include "planner/plan_exec_int.h"
 
 #include <stdarg.h>
@@ -10,12 +11,14 @@
 #include <strings.h>
 #include <time.h>
 
+#include "catalog/catalog.h"
 #include "common/mem.h"
 #include "common/strutil.h"
 
 static void add_condition(plan_session *s, uint8_t level, int code, const char *fmt, va_list ap)
         __attribute__((format(printf, 4, 0)));
 static void apply_collation(plan_session *s, uint8_t collation);
+static void set_account_host(plan_session *s);
 
 plan_server *
 plan_server_new(const plan_server_init *init)
@@ -23,6 +26,7 @@ plan_server_new(const plan_server_init *init)
     plan_server *srv = mem_calloc(1, sizeof *srv);
     if (init) {
         srv->hooks = init->hooks;
+        srv->meta = init->meta;
     }
     srv->start_time = (int64_t)time(NULL);
     pthread_mutex_init(&srv->lock, NULL);
@@ -32,6 +36,9 @@ plan_server_new(const plan_server_init *init)
     srv->ctype = plan__ctype_new(); /* (locale_t)0 without C.UTF-8: ASCII case mapping only */
     /* What information_schema reads. The catalog module's provider replaces this one. */
     plan__catalog_builtin(&srv->catalog);
+    if (srv->meta) {
+        plan__catalog_meta(&srv->catalog, srv->meta); /* plan_show.c */
+    }
     return srv;
 }
 
@@ -78,6 +85,7 @@ plan_session_new(plan_server *srv, const plan_session_init *init)
     s->conn_id = init ? init->conn_id : 0;
     s->user = mem_strdup(init && init->user ? init->user : "");
     s->host = mem_strdup(init && init->host ? init->host : "");
+    s->account_host = mem_strdup(init && init->account_host ? init->account_host : "%");
     s->db = init && init->db ? mem_strdup(init->db) : NULL;
     s->vars = mem_calloc(plan__sysvar_count(), sizeof(plan_sysval));
     pthread_mutex_lock(&srv->lock);
@@ -117,6 +125,7 @@ plan_session_free(plan_session *s)
     plan__prep_free_all(s);
     mem_free(s->user);
     mem_free(s->host);
+    mem_free(s->account_host);
     mem_free(s->db);
     mem_free(s);
 }
@@ -137,15 +146,33 @@ known_db(const char *db)
     return NULL;
 }
 
+/* USE db and COM_INIT_DB: information_schema is open to everyone; any other database needs
+ * some privilege in it (1044 before 1049, so a refusal does not tell whether it exists). */
 int
 plan_session_use_db(plan_session *s, const char *db, db_error *err)
 {
-    const char *canon = db ? known_db(db) : NULL;
-    if (!canon) {
-        return db_error_set(err, ER_BAD_DB_ERROR, db ? db : "");
+    if (!db) {
+        return db_error_set(err, ER_BAD_DB_ERROR, "");
+    }
+    const char *canon = known_db(db);
+    if (!canon || strcmp(canon, "information_schema") != 0) {
+        plan_ectx cx = {.s = s};
+        if (plan__check_priv(&cx, CAT_PRIV_ALL, db, NULL, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    char *copy = canon ? mem_strdup(canon) : NULL;
+    if (!copy && s->srv->meta) {
+        const cat_catalog *c = cat_meta_read_begin(s->srv->meta);
+        const cat_db *d = cat_db_find(c, db);
+        copy = d ? mem_strdup(db) : NULL;
+        cat_meta_read_end(s->srv->meta);
+    }
+    if (!copy) {
+        return db_error_set(err, ER_BAD_DB_ERROR, db);
     }
     mem_free(s->db);
-    s->db = mem_strdup(canon);
+    s->db = copy;
     return DB_OK;
 }
 
@@ -178,6 +205,27 @@ plan_session_reset(plan_session *s, const char *user, const char *host)
         mem_free(s->host);
         s->host = mem_strdup(host);
     }
+    if (user) {
+        set_account_host(s);
+    }
+}
+
+/* COM_CHANGE_USER passes no account host: find the account the server authenticated, the one
+ * cat_users_login picks for user from the client host (root is '%'). */
+static void
+set_account_host(plan_session *s)
+{
+    char matched[64] = "%";
+    if (strcmp(s->user, "root") != 0 && s->srv->meta) {
+        uint8_t stage2[20];
+        bool has_password;
+        if (!cat_users_login(cat_meta_users(s->srv->meta), s->user, s->host, stage2, &has_password,
+                             matched, sizeof matched)) {
+            snprintf(matched, sizeof matched, "%%");
+        }
+    }
+    mem_free(s->account_host);
+    s->account_host = mem_strdup(matched);
 }
 
 uint16_t
@@ -314,9 +362,9 @@ plan__uservar_set(plan_session *s, const char *name, const plan_value *v)
         u->v.str.s = u->buf;
     } else if (v->kind == PV_DATE || v->kind == PV_DATETIME || v->kind == PV_TIME) {
         /* MySQL stores temporal values in user variables as strings. */
-        char buf[64];
-        size_t n = plan__datetime_fmt(v, buf, sizeof buf);
-        u->buf = mem_strndup(buf, n);
+        char text[64];
+        size_t n = plan__datetime_fmt(v, text, sizeof text);
+        u->buf = mem_strndup(text, n);
         u->v = plan__v_str(u->buf, n);
     }
     mem_free(old);
@@ -335,6 +383,9 @@ plan_field_list(plan_session *s, const char *table, const char *wildcard, arena 
     }
     const plan_vtable *vt =
             strcasecmp(s->db, "information_schema") == 0 && table ? plan__vtable_find(table) : NULL;
+    if (!vt && s->srv->meta && strcasecmp(s->db, "information_schema") != 0) {
+        return plan__meta_field_list(s, s->db, table, wildcard, a, cols, ncols, err);
+    }
     if (!vt) {
         return db_error_set(err, ER_NO_SUCH_TABLE, s->db, table ? table : "");
     }

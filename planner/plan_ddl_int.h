@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * plan_ddl_int.h: private to planner/. The parsed form of the Doris DDL statements and the
+ * catalog SHOW statements (plan_stmt.kind PS_DDL, plan_stmt.ddl): databases, tables, ALTER
+ * TABLE clauses, SHOW CREATE / DESC / SHOW COLUMNS / SHOW PARTITIONS / SHOW TABLE STATUS. The
+ * grammar's actions fill it through the plan_ddl_* builders (plan_ddl_ast.c); plan_ddl.c runs
+ * it against the durable catalog (cat_meta); plan_show.c answers the SHOW statements and
+ * implements the information_schema provider over the catalog. See README.md §DDL. */
+#ifndef PLANNER_PLAN_DDL_INT_H
+#define PLANNER_PLAN_DDL_INT_H
+
+#include "planner/plan_int.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog/catalog.h"
+
+typedef enum plan_ddl_kind {
+    PD_CREATE_DB = 0,
+    PD_DROP_DB,
+    PD_ALTER_DB,
+    PD_CREATE_TABLE,
+    PD_DROP_TABLE,
+    PD_ALTER_TABLE,
+    PD_SHOW_CREATE_DB,
+    PD_SHOW_CREATE_TABLE,
+    PD_DESC,              /* DESC / DESCRIBE t [ALL] */
+    PD_SHOW_COLUMNS,      /* SHOW [FULL] COLUMNS FROM t [FROM db] */
+    PD_SHOW_PARTITIONS,   /* SHOW PARTITIONS FROM t */
+    PD_SHOW_TABLE_STATUS, /* SHOW TABLE STATUS [FROM db]: db in plan_stmt.name */
+} plan_ddl_kind;
+
+/* One ALTER TABLE clause. Arrays and strings live in the statement arena. */
+typedef struct plan_alter_cmd {
+    cat_alter_op op;
+    cat_column_def *cols; /* ADD COLUMN / MODIFY COLUMN definitions */
+    size_t ncols;
+    const char *name;  /* DROP COLUMN c, RENAME COLUMN old, RENAME new, DROP PARTITION p, ... */
+    const char *name2; /* RENAME COLUMN ... new, RENAME PARTITION ... new */
+    const char *after; /* ADD / MODIFY COLUMN ... AFTER c */
+    bool first;        /* ... FIRST */
+    bool if_exists;    /* DROP PARTITION IF EXISTS */
+    cat_partition_def part; /* ADD PARTITION */
+    const cat_prop *props;  /* SET (...) */
+    size_t nprops;
+    const char *comment; /* MODIFY COMMENT / MODIFY COLUMN c COMMENT */
+    const char *what;    /* statement text naming the clause in ER_NOT_SUPPORTED_YET */
+} plan_alter_cmd;
+
+/* A value of a partition definition as written: text, or MAXVALUE. */
+typedef struct plan_part_value {
+    const char *text;
+    bool is_max;
+} plan_part_value;
+
+typedef struct plan_ddl {
+    plan_ddl_kind kind;
+    const char *db;   /* database: the statement's, or the table's qualifier; NULL = current */
+    const char *name; /* table name (or database name for the database statements) */
+    bool if_exists, if_not_exists, force;
+    bool all;                 /* DESC t ALL */
+    bool full;                /* SHOW FULL COLUMNS */
+    cat_create_table_req req; /* CREATE TABLE; its arrays point at the lists below */
+    const char *engine;       /* ENGINE = x as written, NULL when not written */
+    bool primary_key;         /* MySQL PRIMARY KEY (...) was written */
+    bool buckets_given;       /* BUCKETS n | AUTO was written */
+    /* Growable lists (statement arena). Pending lists are taken by the clause that uses them. */
+    cat_column_def *cols; /* column definitions (pending until a clause takes them) */
+    size_t ncols, cap_cols;
+    const char **names; /* pending identifier list */
+    size_t nnames, cap_names;
+    plan_part_value *vals; /* pending partition values */
+    size_t nvals, cap_vals;
+    cat_partition_def *parts; /* partition definitions */
+    size_t nparts, cap_parts;
+    cat_prop *props; /* PROPERTIES (...) / SET (...) pending */
+    size_t nprops, cap_props;
+    const char *pos_after; /* pending AFTER c */
+    bool pos_first;        /* pending FIRST */
+    plan_alter_cmd *cmds;  /* ALTER TABLE clauses in order */
+    size_t ncmds, cap_cmds;
+} plan_ddl;
+
+/* ---- builders called from grammar actions (plan_ddl_ast.c) ---- */
+
+/* The statement is DDL statement kind (sets plan_stmt.kind = PS_DDL). */
+void plan_ddl_begin(plan_parse *pp, plan_ddl_kind kind);
+/* [db.]name of the statement (db may be NULL). */
+void plan_ddl_target(plan_parse *pp, const plan_token *db, const plan_token *name);
+/* SHOW COLUMNS FROM t FROM db: the database. */
+void plan_ddl_target_db(plan_parse *pp, const plan_token *db);
+enum {
+    PLAN_DDL_IF_EXISTS = 1,
+    PLAN_DDL_IF_NOT_EXISTS,
+    PLAN_DDL_FORCE,
+    PLAN_DDL_ALL,
+    PLAN_DDL_FULL
+};
+void plan_ddl_flag(plan_parse *pp, int flag);
+/* "key" = "value" of PROPERTIES / SET. */
+void plan_ddl_prop(plan_parse *pp, const plan_token *key, const plan_token *value);
+/* One identifier of a column list (KEY(...), HASH(...), PARTITION BY RANGE(...), ...). */
+void plan_ddl_name(plan_parse *pp, const plan_token *name);
+/* A column definition: its name starts it; attributes apply to the last one started. */
+void plan_ddl_col_begin(plan_parse *pp, const plan_token *name);
+void plan_ddl_col_type(plan_parse *pp, const cat_type *t);
+void plan_ddl_col_null(plan_parse *pp, bool nullable);
+/* DEFAULT: v the literal token (STRING, number, NULL, CURRENT_TIMESTAMP ...); neg: written
+ * with a leading minus; prec: CURRENT_TIMESTAMP(prec) or NULL. */
+void plan_ddl_col_default(plan_parse *pp, const plan_token *v, bool neg, const plan_token *prec);
+void plan_ddl_col_autoinc(plan_parse *pp, const plan_token *start);
+void plan_ddl_col_comment(plan_parse *pp, const plan_token *c);
+/* An aggregation type word (SUM, MIN, MAX, REPLACE, ...); another word is a syntax error. */
+void plan_ddl_col_agg(plan_parse *pp, const plan_token *word);
+/* A column type: word with up to two numeric arguments, or with element types (ARRAY<..>,
+ * MAP<..,..>). An unknown word is a syntax error at it. Result in the statement arena. */
+cat_type *plan_ddl_type(plan_parse *pp, const plan_token *word, const plan_token *a1,
+                        const plan_token *a2);
+cat_type *plan_ddl_type_nested(plan_parse *pp, const plan_token *word, const cat_type *e1,
+                               const cat_type *e2);
+/* Table clauses: the pending names become key / cluster / partition / distribution columns. */
+void plan_ddl_keys(plan_parse *pp, cat_keys keys);
+void plan_ddl_primary_key(plan_parse *pp);
+void plan_ddl_cluster(plan_parse *pp);
+void plan_ddl_comment(plan_parse *pp, const plan_token *c);
+void plan_ddl_engine(plan_parse *pp, const plan_token *e);
+void plan_ddl_part_by(plan_parse *pp, cat_part_type type);
+/* A partition value (v NULL = MAXVALUE); neg: written with a leading minus. */
+void plan_ddl_value(plan_parse *pp, const plan_token *v, bool neg);
+/* PARTITION name VALUES ...: takes the pending values. */
+void plan_ddl_part(plan_parse *pp, const plan_token *name, cat_part_def_kind kind);
+/* BUCKETS n of the last partition (ADD PARTITION ... DISTRIBUTED BY ... BUCKETS n). */
+void plan_ddl_part_buckets(plan_parse *pp, const plan_token *n);
+void plan_ddl_dist(plan_parse *pp, bool random);
+/* BUCKETS n (NULL = AUTO). */
+void plan_ddl_buckets(plan_parse *pp, const plan_token *n);
+void plan_ddl_like(plan_parse *pp, const plan_token *db, const plan_token *name);
+/* ADD / MODIFY COLUMN ... AFTER c | FIRST. */
+void plan_ddl_colpos(plan_parse *pp, const plan_token *after, bool first);
+/* One ALTER TABLE clause; takes the pending columns / properties / names / partition.
+ * n1, n2: the clause's identifiers or strings (see plan_alter_cmd). */
+void plan_ddl_alter(plan_parse *pp, cat_alter_op op, const plan_token *n1, const plan_token *n2,
+                    const char *what);
+
+/* ---- execution (plan_ddl.c, plan_show.c) ---- */
+
+/* Run a PS_DDL statement. */
+int plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
+                   db_error *err);
+/* SHOW CREATE DATABASE / TABLE, DESC, SHOW COLUMNS / PARTITIONS / TABLE STATUS (plan_show.c);
+ * with cx->describe only the columns. */
+int plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err);
+/* SHOW DATABASES / SHOW [FULL] TABLES over the catalog (plan_show.c). */
+int plan__show_catalog(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err);
+/* True when database db exists (the catalog's, information_schema in any case, or mysql);
+ * *canon gets its spelling in the arena a (may be NULL). */
+bool plan__db_exists(plan_server *srv, const char *db, arena *a, const char **canon);
+/* The information_schema provider over the durable catalog: replaces the databases, tables and
+ * columns callbacks of cv (filled by plan__catalog_builtin) with ones reading m. */
+void plan__catalog_meta(plan_catalog_view *cv, cat_meta *m);
+/* The columns of catalog table db.name as COM_FIELD_LIST reports them, in a. DB_ERR with
+ * ER_NO_SUCH_TABLE when it does not exist. */
+int plan__meta_field_list(plan_session *s, const char *db, const char *table, const char *wildcard,
+                          arena *a, plan_column **cols, size_t *ncols, db_error *err);
+/* Whether db.name is a catalog table: DB_OK when it is not; otherwise DB_ERR with
+ * ER_NOT_SUPPORTED_YET (its data cannot be read before storage exists). */
+int plan__meta_table_ref(plan_session *s, const char *db, const char *name, db_error *err);
+
+#endif /* PLANNER_PLAN_DDL_INT_H */

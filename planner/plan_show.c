@@ -1,0 +1,738 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * plan_show.c: the catalog's SHOW statements and the information_schema provider over the
+ * durable catalog. SHOW DATABASES / [FULL] TABLES / CREATE DATABASE / CREATE TABLE / DESC
+ * [ALL] / [FULL] COLUMNS / PARTITIONS / TABLE STATUS read the model under cat_meta_read_begin
+ * and copy what they show into the statement arena before the lock is released; the text
+ * comes from the catalog's cat_show_* functions (Doris's formats). plan__catalog_meta gives
+ * information_schema the catalog's databases, tables and columns. See README.md §DDL. */
+#include "planner/plan_ddl_int.h"
+#include "planner/plan_exec_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/buf.h"
+#include "common/strutil.h"
+
+/* A database name list entry, sorted for SHOW DATABASES and SCHEMATA. */
+static int cmp_str(const void *a, const void *b);
+static const char **db_names(cat_meta *m, arena *a, size_t *n);
+static int table_of(plan_ectx *cx, const plan_ddl *d, const char **dbname, const cat_catalog **c,
+                    const cat_table **t, db_error *err);
+static int show_create_db(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err);
+static void table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, plan_rowset *rs);
+static void internal_type(const cat_column *c, char *out, size_t cap);
+static int show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
+                             db_error *err);
+static int mc_databases(void *ctx, arena *a, plan_cat_db **dbs, size_t *n, db_error *err);
+static int mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n,
+                     db_error *err);
+static int mc_columns(void *ctx, arena *a, const char *db, const char *table,
+                      plan_cat_column **cols, size_t *n, db_error *err);
+static void column_info(arena *a, const cat_table *t, const cat_column *c, plan_cat_column *out);
+
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every database name (the catalog's, information_schema among them, and mysql), sorted, in a. */
+static const char **
+db_names(cat_meta *m, arena *a, size_t *n)
+{
+    const cat_catalog *c = cat_meta_read_begin(m);
+    size_t nd = cat_db_count(c);
+    const char **names = arena_calloc(a, nd + 2, sizeof *names);
+    size_t k = 0;
+    bool has_is = false;
+    for (size_t i = 0; i < nd; i++) {
+        const cat_db *db = cat_db_at(c, i);
+        has_is |= db->is_system;
+        names[k++] = db->is_system ? "information_schema" : arena_strdup(a, db->name);
+    }
+    cat_meta_read_end(m);
+    if (!has_is) {
+        names[k++] = "information_schema";
+    }
+    names[k++] = "mysql";
+    qsort(names, k, sizeof *names, cmp_str);
+    *n = k;
+    return names;
+}
+
+bool
+plan__db_exists(plan_server *srv, const char *db, arena *a, const char **canon)
+{
+    const char *name = NULL;
+    if (strcasecmp(db, "information_schema") == 0) {
+        name = "information_schema";
+    } else if (strcmp(db, "mysql") == 0) {
+        name = "mysql";
+    } else if (srv->meta) {
+        const cat_catalog *c = cat_meta_read_begin(srv->meta);
+        const cat_db *d = cat_db_find(c, db);
+        if (d && a) {
+            name = arena_strdup(a, d->name);
+        } else if (d) {
+            name = db;
+        }
+        cat_meta_read_end(srv->meta);
+    }
+    if (canon) {
+        *canon = name;
+    }
+    return name != NULL;
+}
+
+/* ---- SHOW DATABASES / SHOW TABLES ---- */
+
+int
+plan__show_catalog(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    plan_server *srv = cx->s->srv;
+    plan_rowset rs;
+    if (st->kind == PS_SHOW_DATABASES) {
+        const char *name = st->like ? arena_sprintf(cx->a, "Database (%s)", st->like) : "Database";
+        plan__rs_init(cx->a, &rs, &name, 1);
+        size_t n;
+        const char **names = db_names(srv->meta, cx->a, &n);
+        for (size_t i = 0; i < n; i++) {
+            plan__rs_add(cx->a, &rs, &names[i]);
+        }
+        if (st->where) {
+            rs.cols[0].name = "Database";
+        }
+        return plan__rs_send(cx, &rs, st, 0, sink, err);
+    }
+    const char *db = st->name ? st->name : cx->s->db;
+    if (!db) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    const char *canon;
+    if (!plan__db_exists(srv, db, cx->a, &canon)) {
+        return db_error_set(err, ER_BAD_DB_ERROR, db);
+    }
+    const char *names[2] = {st->like ? arena_sprintf(cx->a, "Tables_in_%s (%s)", canon, st->like)
+                                     : arena_sprintf(cx->a, "Tables_in_%s", canon),
+                            "Table_type"};
+    plan__rs_init(cx->a, &rs, names, st->full ? 2 : 1);
+    if (st->where) {
+        rs.cols[0].name = arena_sprintf(cx->a, "Tables_in_%s", canon);
+    }
+    if (strcmp(canon, "information_schema") == 0) {
+        for (size_t i = 0; i < plan__vtable_count(); i++) {
+            const char *row[2] = {plan__vtable_at(i)->name, "SYSTEM VIEW"};
+            plan__rs_add(cx->a, &rs, row);
+        }
+    } else if (strcmp(canon, "mysql") != 0) {
+        const cat_catalog *c = cat_meta_read_begin(srv->meta);
+        const cat_db *d = cat_db_find(c, canon);
+        for (size_t i = 0; d && i < d->ntables; i++) {
+            const char *row[2] = {arena_strdup(cx->a, d->tables[i]->name), "BASE TABLE"};
+            plan__rs_add(cx->a, &rs, row);
+        }
+        cat_meta_read_end(srv->meta);
+    }
+    /* Sorted by name, as MySQL and Doris list them. */
+    for (size_t i = 1; i < rs.nrows; i++) {
+        for (size_t j = i; j > 0; j--) {
+            const char **x = rs.cells + (j - 1) * rs.ncols, **y = rs.cells + j * rs.ncols;
+            if (strcmp(x[0], y[0]) <= 0) {
+                break;
+            }
+            for (size_t k = 0; k < rs.ncols; k++) {
+                const char *tmp = x[k];
+                x[k] = y[k];
+                y[k] = tmp;
+            }
+        }
+    }
+    return plan__rs_send(cx, &rs, st, 0, sink, err);
+}
+
+/* ---- SHOW CREATE / DESC / SHOW COLUMNS / SHOW PARTITIONS ---- */
+
+/* Looks up the statement's table under the read lock, which stays held on DB_OK (the caller
+ * calls cat_meta_read_end). 1046 without a database, 1049 unknown database, 1146 no table. */
+static int
+table_of(plan_ectx *cx, const plan_ddl *d, const char **dbname, const cat_catalog **c,
+         const cat_table **t, db_error *err)
+{
+    plan_server *srv = cx->s->srv;
+    const char *db = d->db ? d->db : cx->s->db;
+    if (!db) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    if (!srv->meta) {
+        return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
+    }
+    /* Describing a table needs a privilege on it (any; reported as SELECT, as MySQL does). */
+    if (plan__check_priv(cx, CAT_PRIV_ALL, db, d->name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    *c = cat_meta_read_begin(srv->meta);
+    const cat_db *cdb = cat_db_find(*c, db);
+    if (!cdb && !plan__db_exists(srv, db, NULL, NULL)) {
+        cat_meta_read_end(srv->meta);
+        return db_error_set(err, ER_BAD_DB_ERROR, db);
+    }
+    *t = cdb ? cat_table_find(cdb, d->name) : NULL;
+    if (!*t) {
+        cat_meta_read_end(srv->meta);
+        return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
+    }
+    *dbname = db;
+    return DB_OK;
+}
+
+static int
+show_create_db(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    const plan_ddl *d = st->ddl;
+    static const char *const names[] = {"Database", "Create Database"};
+    plan_rowset rs;
+    plan__rs_init(cx->a, &rs, names, 2);
+    plan_server *srv = cx->s->srv;
+    const char *canon;
+    if (!plan__db_exists(srv, d->name, cx->a, &canon)) {
+        return db_error_set(err, ER_BAD_DB_ERROR, d->name);
+    }
+    buf b;
+    buf_init(&b);
+    const cat_catalog *c = srv->meta ? cat_meta_read_begin(srv->meta) : NULL;
+    const cat_db *cdb = c ? cat_db_find(c, canon) : NULL;
+    if (cdb && !cdb->is_system) {
+        cat_show_create_database(cdb, &b);
+    } else {
+        buf_printf(&b, "CREATE DATABASE `%s`", canon);
+    }
+    if (c) {
+        cat_meta_read_end(srv->meta);
+    }
+    const char *row[2] = {canon, arena_strndup(cx->a, (const char *)b.data, b.len)};
+    buf_destroy(&b);
+    plan__rs_add(cx->a, &rs, row);
+    plan_stmt plain = *st;
+    plain.like = NULL;
+    plain.where = NULL;
+    return plan__rs_send(cx, &rs, &plain, 0, sink, err);
+}
+
+/* Doris's internal type names (DESC t ALL): DECIMALV3(p, s), DATETIMEV2(p), DATEV2, ... */
+static void
+internal_type(const cat_column *c, char *out, size_t cap)
+{
+    const cat_type *t = &c->type;
+    switch (t->id) {
+    case CAT_T_DECIMAL:
+        snprintf(out, cap, "DECIMALV3(%u, %u)", t->precision, t->scale);
+        return;
+    case CAT_T_DATETIME:
+        snprintf(out, cap, "DATETIMEV2(%u)", t->scale);
+        return;
+    case CAT_T_DATE:
+        snprintf(out, cap, "DATEV2");
+        return;
+    default: {
+        char tmp[64];
+        cat_type_sql_buf(t, tmp, sizeof tmp);
+        size_t i = 0;
+        for (; tmp[i] && i + 1 < cap; i++) {
+            out[i] = (tmp[i] >= 'a' && tmp[i] <= 'z') ? (char)(tmp[i] - 32) : tmp[i];
+        }
+        out[i] = '\0';
+        return;
+    }
+    }
+}
+
+/* The rows of DESC / SHOW COLUMNS / SHOW PARTITIONS of t into rs (strings copied into cx->a). */
+static void
+table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, plan_rowset *rs)
+{
+    const plan_ddl *d = st->ddl;
+    arena *a = cx->a;
+    if (d->kind == PD_SHOW_PARTITIONS) {
+        for (size_t i = 0; i < t->nparts; i++) {
+            buf b;
+            buf_init(&b);
+            cat_show_partition_row(t, i, &b);
+            const char *row[CAT_SHOW_PARTITIONS_NCOLS];
+            const char *p = (const char *)b.data;
+            for (size_t k = 0; k < CAT_SHOW_PARTITIONS_NCOLS; k++) {
+                row[k] = strcmp(p, "\\N") == 0 ? NULL : arena_strdup(a, p);
+                p += strlen(p) + 1;
+            }
+            buf_destroy(&b);
+            plan__rs_add(a, rs, row);
+        }
+        return;
+    }
+    int hidden_idx = plan__sysvar_find("show_hidden_columns");
+    bool show_hidden = hidden_idx >= 0 && cx->s->vars[hidden_idx].i != 0;
+    size_t n = cat_show_columns(t, show_hidden, NULL, 0);
+    cat_desc_row *rows = arena_calloc(a, n ? n : 1, sizeof *rows);
+    cat_show_columns(t, show_hidden, rows, n);
+    static const char *const keys_type[] = {"DUP_KEYS", "UNIQUE_KEYS", "AGG_KEYS"};
+    for (size_t i = 0, ci = 0; i < n; i++) {
+        const cat_desc_row *r = &rows[i];
+        const cat_column *col = cat_table_column(t, r->field);
+        while (ci < t->ncols && &t->cols[ci] != col) {
+            ci++;
+        }
+        const char *field = arena_strdup(a, r->field);
+        const char *type = arena_strdup(a, r->type);
+        const char *def = r->default_value ? arena_strdup(a, r->default_value) : NULL;
+        const char *extra = arena_strdup(a, r->extra);
+        if (d->kind == PD_DESC && d->all) {
+            char it[64];
+            internal_type(col, it, sizeof it);
+            const char *row[12] = {i == 0 ? arena_strdup(a, t->name) : "",
+                                   i == 0 ? keys_type[t->keys] : "",
+                                   field,
+                                   type,
+                                   arena_strdup(a, it),
+                                   r->null,
+                                   r->key,
+                                   def,
+                                   extra,
+                                   "true",
+                                   "",
+                                   ""};
+            plan__rs_add(a, rs, row);
+        } else if (d->kind == PD_DESC) {
+            const char *row[6] = {field, type, r->null, r->key, def, extra};
+            plan__rs_add(a, rs, row);
+        } else {
+            const char *null = col->nullable ? "YES" : "NO";
+            const char *key = col->is_key ? "YES" : "NO";
+            if (st->full) {
+                const char *row[9] = {
+                        field, type, "",
+                        null,  key,  def,
+                        extra, "",   arena_strdup(a, col->comment ? col->comment : "")};
+                plan__rs_add(a, rs, row);
+            } else {
+                const char *row[6] = {field, type, null, key, def, extra};
+                plan__rs_add(a, rs, row);
+            }
+        }
+    }
+}
+
+static int
+show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    static const char *const names[] = {
+            "Name",           "Engine",         "Version",         "Row_format",   "Rows",
+            "Avg_row_length", "Data_length",    "Max_data_length", "Index_length", "Data_free",
+            "Auto_increment", "Create_time",    "Update_time",     "Check_time",   "Collation",
+            "Checksum",       "Create_options", "Comment"};
+    plan_server *srv = cx->s->srv;
+    const char *db = st->name ? st->name : cx->s->db;
+    if (!db) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    const char *canon;
+    if (!plan__db_exists(srv, db, cx->a, &canon)) {
+        return db_error_set(err, ER_BAD_DB_ERROR, db);
+    }
+    plan_rowset rs;
+    plan__rs_init(cx->a, &rs, names, 18);
+    if (srv->meta && !cx->describe) {
+        const cat_catalog *c = cat_meta_read_begin(srv->meta);
+        const cat_db *d = cat_db_find(c, canon);
+        for (size_t i = 0; d && i < d->ntables; i++) {
+            const cat_table *t = d->tables[i];
+            /* Row and size counts are those of empty tables until storage fills them. */
+            const char *row[18] = {arena_strdup(cx->a, t->name),
+                                   "Doris",
+                                   NULL,
+                                   NULL,
+                                   "0",
+                                   "0",
+                                   "0",
+                                   NULL,
+                                   NULL,
+                                   NULL,
+                                   NULL,
+                                   NULL,
+                                   NULL,
+                                   NULL,
+                                   "utf-8",
+                                   NULL,
+                                   NULL,
+                                   arena_strdup(cx->a, t->comment ? t->comment : "")};
+            plan__rs_add(cx->a, &rs, row);
+        }
+        cat_meta_read_end(srv->meta);
+    }
+    return plan__rs_send(cx, &rs, st, 0, sink, err);
+}
+
+int
+plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    const plan_ddl *d = st->ddl;
+    static const char *const desc_names[] = {"Field", "Type", "Null", "Key", "Default", "Extra"};
+    static const char *const desc_all_names[] = {
+            "IndexName", "IndexKeysType", "Field", "Type",    "InternalType", "Null",
+            "Key",       "Default",       "Extra", "Visible", "DefineExpr",   "WhereClause"};
+    static const char *const cols_full_names[] = {"Field",   "Type",  "Collation",  "Null",   "Key",
+                                                  "Default", "Extra", "Privileges", "Comment"};
+    static const char *const create_names[] = {"Table", "Create Table"};
+    plan_rowset rs;
+    switch (d->kind) {
+    case PD_SHOW_CREATE_DB:
+        return show_create_db(cx, st, sink, err);
+    case PD_SHOW_TABLE_STATUS:
+        return show_table_status(cx, st, sink, err);
+    case PD_SHOW_CREATE_TABLE:
+        plan__rs_init(cx->a, &rs, create_names, 2);
+        break;
+    case PD_DESC:
+        if (d->all) {
+            plan__rs_init(cx->a, &rs, desc_all_names, 12);
+        } else {
+            plan__rs_init(cx->a, &rs, desc_names, 6);
+        }
+        break;
+    case PD_SHOW_COLUMNS:
+        if (st->full) {
+            plan__rs_init(cx->a, &rs, cols_full_names, 9);
+        } else {
+            plan__rs_init(cx->a, &rs, desc_names, 6);
+        }
+        break;
+    default:
+        plan__rs_init(cx->a, &rs, cat_show_partitions_columns, CAT_SHOW_PARTITIONS_NCOLS);
+        break;
+    }
+    const char *dbname;
+    const cat_catalog *c;
+    const cat_table *t;
+    if (table_of(cx, d, &dbname, &c, &t, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (d->kind == PD_SHOW_CREATE_TABLE) {
+        buf b;
+        buf_init(&b);
+        cat_show_create_table(t, &b);
+        const char *row[2] = {arena_strdup(cx->a, t->name),
+                              arena_strndup(cx->a, (const char *)b.data, b.len)};
+        buf_destroy(&b);
+        plan__rs_add(cx->a, &rs, row);
+    } else {
+        table_rows(cx, st, t, &rs);
+    }
+    cat_meta_read_end(cx->s->srv->meta);
+    if (d->kind == PD_SHOW_CREATE_TABLE || d->kind == PD_DESC) {
+        plan_stmt plain = *st;
+        plain.like = NULL;
+        plain.where = NULL;
+        return plan__rs_send(cx, &rs, &plain, 0, sink, err);
+    }
+    return plan__rs_send(cx, &rs, st, 0, sink, err);
+}
+
+int
+plan__current_tso(plan_session *s, int64_t *out, db_error *err)
+{
+    cat_meta *m = s->srv->meta;
+    if (m == NULL) {
+        return db_error_set(err, ER_NOT_SUPPORTED_YET, "current_tso() without a catalog");
+    }
+    *out = (int64_t)cat_tso_current(cat_meta_tso(m));
+    return DB_OK;
+}
+
+/* ---- tables referenced by SELECT and COM_FIELD_LIST ---- */
+
+int
+plan__meta_table_ref(plan_session *s, const char *db, const char *name, db_error *err)
+{
+    cat_meta *m = s->srv->meta;
+    if (!m) {
+        return DB_OK;
+    }
+    const cat_catalog *c = cat_meta_read_begin(m);
+    const cat_db *d = cat_db_find(c, db);
+    bool found = d && cat_table_find(d, name) != NULL;
+    cat_meta_read_end(m);
+    if (found) {
+        /* Privileges first: a user without SELECT_PRIV learns nothing more than "denied". */
+        plan_ectx cx;
+        memset(&cx, 0, sizeof cx);
+        cx.s = s;
+        if (plan__check_priv(&cx, CAT_PRIV_SELECT, db, name, err) != DB_OK) {
+            return DB_ERR;
+        }
+        return db_error_set(err, ER_NOT_SUPPORTED_YET, "reading table data (no storage yet)");
+    }
+    return DB_OK;
+}
+
+int
+plan__meta_field_list(plan_session *s, const char *db, const char *table, const char *wildcard,
+                      arena *a, plan_column **cols, size_t *ncols, db_error *err)
+{
+    cat_meta *m = s->srv->meta;
+    const cat_catalog *c = m ? cat_meta_read_begin(m) : NULL;
+    const cat_db *d = c ? cat_db_find(c, db) : NULL;
+    const cat_table *t = d && table ? cat_table_find(d, table) : NULL;
+    if (!t) {
+        if (c) {
+            cat_meta_read_end(m);
+        }
+        return db_error_set(err, ER_NO_SUCH_TABLE, db, table ? table : "");
+    }
+    plan_column *out = arena_calloc(a, t->ncols ? t->ncols : 1, sizeof *out);
+    size_t n = 0;
+    const char *tname = arena_strdup(a, t->name), *dname = arena_strdup(a, d->name);
+    for (size_t i = 0; i < t->ncols; i++) {
+        const cat_column *col = &t->cols[i];
+        if ((col->flags & CAT_COL_HIDDEN) ||
+            (wildcard &&
+             !str_like(col->name, strlen(col->name), wildcard, strlen(wildcard), '\\', true))) {
+            continue;
+        }
+        plan_xtype xt;
+        memset(&xt, 0, sizeof xt);
+        xt.nullable = col->nullable;
+        switch (col->type.id) {
+        case CAT_T_BOOLEAN:
+        case CAT_T_TINYINT:
+            xt.type = PLAN_TYPE_TINYINT;
+            xt.length = 4;
+            break;
+        case CAT_T_SMALLINT:
+            xt.type = PLAN_TYPE_SMALLINT;
+            xt.length = 6;
+            break;
+        case CAT_T_INT:
+            xt.type = PLAN_TYPE_INT;
+            xt.length = 11;
+            break;
+        case CAT_T_BIGINT:
+            xt.type = PLAN_TYPE_BIGINT;
+            xt.length = 20;
+            break;
+        case CAT_T_LARGEINT:
+            xt.type = PLAN_TYPE_LARGEINT;
+            xt.length = 40;
+            break;
+        case CAT_T_FLOAT:
+            xt.type = PLAN_TYPE_FLOAT;
+            xt.length = 12;
+            xt.scale = 31;
+            break;
+        case CAT_T_DOUBLE:
+            xt.type = PLAN_TYPE_DOUBLE;
+            xt.length = 22;
+            xt.scale = 31;
+            break;
+        case CAT_T_DECIMAL:
+            xt.type = PLAN_TYPE_DECIMAL;
+            xt.precision = col->type.precision;
+            xt.scale = col->type.scale;
+            xt.length = plan__dec_length(col->type.precision, col->type.scale, false);
+            break;
+        case CAT_T_DATE:
+            xt.type = PLAN_TYPE_DATE;
+            xt.length = 10;
+            break;
+        case CAT_T_DATETIME:
+            xt.type = PLAN_TYPE_DATETIME;
+            xt.scale = col->type.scale;
+            xt.length = 19 + (col->type.scale ? 1u + col->type.scale : 0u);
+            break;
+        case CAT_T_CHAR:
+            xt.type = PLAN_TYPE_CHAR;
+            xt.length = (uint32_t)col->type.len;
+            break;
+        case CAT_T_VARCHAR:
+            xt.type = PLAN_TYPE_VARCHAR;
+            xt.length = (uint32_t)col->type.len;
+            break;
+        default:
+            xt.type = PLAN_TYPE_STRING;
+            xt.length = 65535;
+            break;
+        }
+        plan__col_init(&out[n], arena_strdup(a, col->name), &xt);
+        out[n].org_name = out[n].name;
+        out[n].table = tname;
+        out[n].org_table = tname;
+        out[n].schema = dname;
+        n++;
+    }
+    cat_meta_read_end(m);
+    *cols = out;
+    *ncols = n;
+    return DB_OK;
+}
+
+/* ======================================================================================
+ * information_schema over the catalog
+ * ====================================================================================== */
+
+void
+plan__catalog_meta(plan_catalog_view *cv, cat_meta *m)
+{
+    cv->ctx = m; /* the builtin callbacks kept in cv ignore their ctx */
+    cv->databases = mc_databases;
+    cv->tables = mc_tables;
+    cv->columns = mc_columns;
+}
+
+static int
+mc_databases(void *ctx, arena *a, plan_cat_db **dbs, size_t *n, db_error *err)
+{
+    (void)err;
+    size_t k;
+    const char **names = db_names(ctx, a, &k);
+    plan_cat_db *d = arena_calloc(a, k, sizeof *d);
+    for (size_t i = 0; i < k; i++) {
+        bool is_is = strcmp(names[i], "information_schema") == 0;
+        d[i] = (plan_cat_db){names[i], is_is ? "utf8" : "utf8mb4",
+                             is_is ? "utf8_general_ci" : "utf8mb4_general_ci"};
+    }
+    *dbs = d;
+    *n = k;
+    return DB_OK;
+}
+
+static int
+mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n, db_error *err)
+{
+    if (strcasecmp(db, "information_schema") == 0) {
+        plan_catalog_view bi; /* information_schema's own tables: the builtin provider */
+        plan__catalog_builtin(&bi);
+        return bi.tables(bi.ctx, a, db, tbls, n, err);
+    }
+    cat_meta *m = ctx;
+    *tbls = NULL;
+    *n = 0;
+    const cat_catalog *c = cat_meta_read_begin(m);
+    const cat_db *d = cat_db_find(c, db);
+    if (d && d->ntables) {
+        plan_cat_table *t = arena_calloc(a, d->ntables, sizeof *t);
+        for (size_t i = 0; i < d->ntables; i++) {
+            const cat_table *ct = d->tables[i];
+            t[i].name = arena_strdup(a, ct->name);
+            t[i].type = "BASE TABLE";
+            t[i].engine = "Doris";
+            t[i].comment = arena_strdup(a, ct->comment ? ct->comment : "");
+            t[i].collation = "utf-8";
+            t[i].has_rows = true; /* 0 until storage lands */
+            t[i].rows = 0;
+        }
+        *tbls = t;
+        *n = d->ntables;
+    }
+    cat_meta_read_end(m);
+    return DB_OK;
+}
+
+/* One catalog column as information_schema.COLUMNS shows it (MySQL's DATA_TYPE / COLUMN_TYPE
+ * vocabulary, which the JDBC and ODBC drivers map to SQL types). */
+static void
+column_info(arena *a, const cat_table *t, const cat_column *c, plan_cat_column *out)
+{
+    char type[64];
+    cat_type_sql_buf(&c->type, type, sizeof type);
+    char *data_type = arena_strdup(a, type);
+    char *paren = strchr(data_type, '(');
+    char *angle = strchr(data_type, '<');
+    if (paren) {
+        *paren = '\0';
+    }
+    if (angle) {
+        *angle = '\0';
+    }
+    memset(out, 0, sizeof *out);
+    out->name = arena_strdup(a, c->name);
+    out->data_type = data_type;
+    out->column_type = arena_strdup(a, type);
+    out->default_value = c->default_text ? arena_strdup(a, c->default_text) : NULL;
+    out->nullable = c->nullable;
+    out->key = c->is_key && t->keys == CAT_KEYS_UNIQUE ? "PRI" : "";
+    out->extra = c->auto_inc ? "auto_increment" : "";
+    out->comment = arena_strdup(a, c->comment ? c->comment : "");
+    static const uint8_t int_prec[] = {
+            [CAT_T_BOOLEAN] = 3, [CAT_T_TINYINT] = 3,   [CAT_T_SMALLINT] = 5, [CAT_T_INT] = 10,
+            [CAT_T_BIGINT] = 19, [CAT_T_LARGEINT] = 39, [CAT_T_FLOAT] = 12,   [CAT_T_DOUBLE] = 22};
+    switch (c->type.id) {
+    case CAT_T_BOOLEAN:
+    case CAT_T_TINYINT:
+    case CAT_T_SMALLINT:
+    case CAT_T_INT:
+    case CAT_T_BIGINT:
+    case CAT_T_LARGEINT:
+    case CAT_T_FLOAT:
+    case CAT_T_DOUBLE:
+        out->has_num = true;
+        out->num_precision = int_prec[c->type.id];
+        out->num_scale = 0;
+        break;
+    case CAT_T_DECIMAL:
+        out->has_num = true;
+        out->num_precision = c->type.precision;
+        out->num_scale = c->type.scale;
+        break;
+    case CAT_T_CHAR:
+    case CAT_T_VARCHAR:
+        out->has_char_len = true;
+        out->char_max_len = (uint64_t)c->type.len;
+        out->char_octet_len = (uint64_t)c->type.len * 4;
+        out->charset = "utf8mb4";
+        out->collation = "utf8mb4_general_ci";
+        break;
+    case CAT_T_STRING:
+        out->has_char_len = true;
+        out->char_max_len = 2147483643;
+        out->char_octet_len = 2147483643;
+        out->charset = "utf8mb4";
+        out->collation = "utf8mb4_general_ci";
+        break;
+    case CAT_T_DATETIME:
+        out->has_dt_prec = true;
+        out->dt_precision = c->type.scale;
+        break;
+    default:
+        break;
+    }
+}
+
+static int
+mc_columns(void *ctx, arena *a, const char *db, const char *table, plan_cat_column **cols,
+           size_t *n, db_error *err)
+{
+    if (strcasecmp(db, "information_schema") == 0) {
+        plan_catalog_view bi;
+        plan__catalog_builtin(&bi);
+        return bi.columns(bi.ctx, a, db, table, cols, n, err);
+    }
+    cat_meta *m = ctx;
+    *cols = NULL;
+    *n = 0;
+    const cat_catalog *c = cat_meta_read_begin(m);
+    const cat_db *d = cat_db_find(c, db);
+    const cat_table *t = d ? cat_table_find(d, table) : NULL;
+    if (t) {
+        plan_cat_column *out = arena_calloc(a, t->ncols ? t->ncols : 1, sizeof *out);
+        size_t k = 0;
+        for (size_t i = 0; i < t->ncols; i++) {
+            if (!(t->cols[i].flags & CAT_COL_HIDDEN)) {
+                column_info(a, t, &t->cols[i], &out[k++]);
+            }
+        }
+        *cols = out;
+        *n = k;
+    }
+    cat_meta_read_end(m);
+    return DB_OK;
+}

@@ -1,0 +1,33 @@
+-- CREATE / DROP / ALTER DATABASE, SHOW DATABASES, SHOW CREATE DATABASE, USE.
+DROP DATABASE IF EXISTS ddl_db_a FORCE;
+DROP DATABASE IF EXISTS ddl_db_b FORCE;
+CREATE DATABASE ddl_db_a;
+CREATE DATABASE ddl_db_a;
+CREATE DATABASE IF NOT EXISTS ddl_db_a;
+CREATE SCHEMA ddl_db_b PROPERTIES ("binlog.enable" = "true", "binlog.format" = "ROW", "binlog.ttl_seconds" = "3600");
+CREATE DATABASE information_schema;
+SHOW DATABASES LIKE 'ddl_db_%';
+SHOW DATABASES WHERE `Database` = 'ddl_db_b';
+SHOW CREATE DATABASE ddl_db_a;
+SHOW CREATE DATABASE ddl_db_b;
+SHOW CREATE DATABASE ddl_db_nope;
+ALTER DATABASE ddl_db_a SET PROPERTIES ("binlog.ttl_seconds" = "600");
+SHOW CREATE DATABASE ddl_db_a;
+ALTER DATABASE ddl_db_a SET PROPERTIES ("binlog.format" = "row");
+ALTER DATABASE ddl_db_nope SET PROPERTIES ("binlog.ttl_seconds" = "1");
+-- New tables inherit the database's binlog settings.
+CREATE TABLE ddl_db_b.t (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1;
+SHOW CREATE TABLE ddl_db_b.t;
+USE ddl_db_a;
+SELECT DATABASE();
+USE ddl_db_nope;
+USE mysql;
+SELECT DATABASE();
+USE ddl_db_a;
+DROP DATABASE ddl_db_a;
+SELECT DATABASE();
+DROP DATABASE ddl_db_a;
+DROP DATABASE IF EXISTS ddl_db_a;
+DROP DATABASE ddl_db_b FORCE;
+SHOW DATABASES LIKE 'ddl_db_%';
+DROP DATABASE mysql;
