@@ -80,7 +80,7 @@ RUNNER_SRCS := $(wildcard regression/runner/*.c)
 
 .SECONDARY:
 
-.PHONY: all release debug asan run test unit regress clients stress deps format format-check \
+.PHONY: all release debug asan run test unit regress clients stress crash deps format format-check \
 	check-deps check-headers clean bench fuzz soak print-%
 .DEFAULT_GOAL := all
 
@@ -142,7 +142,10 @@ clients: deps $(BIN)
 stress: deps $(BIN)
 	$(Q)/usr/bin/python3 tests/stress/stress.py --server $(BIN) --workdir $(BUILD)/stress
 
-test: deps all unit regress clients stress
+crash: deps $(BIN)
+	$(Q)/usr/bin/python3 tests/crash/ddl_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
+
+test: deps all unit regress clients stress crash
 
 asan:
 	$(Q)$(MAKE) --no-print-directory MODE=asan test
@@ -200,8 +203,8 @@ fuzz:
 	$(Q)bash tests/fuzz/run.sh
 
 soak: deps all
-	$(Q)if [ -f tests/soak/run.sh ]; then bash tests/soak/run.sh $(BIN); \
-	else echo "no soak tests yet"; fi
+	$(Q)/usr/bin/python3 tests/crash/ddl_crash.py --server $(BIN) --workdir $(BUILD)/crash \
+		--rounds 40 --statements 2000
 
 print-%:
 	@echo '$*=$($*)'
