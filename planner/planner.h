@@ -102,7 +102,8 @@ typedef struct plan_hooks {
     /* Snapshot of all sessions; rows and strings in a. Any worker thread. */
     int (*processlist)(void *ctx, arena *a, plan_proc_row **rows, size_t *nrows, db_error *err);
     /* Kill session id (query_only: interrupt its running statement only). Killing one's own
-     * connection is allowed. Errors: ER_NO_SUCH_THREAD, ER_KILL_DENIED_ERROR. */
+     * connection is allowed. The planner has checked the privilege already. Errors:
+     * ER_NO_SUCH_THREAD. */
     int (*kill)(void *ctx, uint64_t killer_id, uint64_t id, bool query_only, db_error *err);
 } plan_hooks;
 

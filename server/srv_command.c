@@ -501,9 +501,18 @@ do_command(srv_conn *c)
         do_statistics(c);
         return;
     case PROTO_COM_PROCESS_KILL: {
+        /* The same statement as KILL CONNECTION id, so the privilege rules are the planner's. */
         uint32_t id = 0;
-        if (proto_process_kill_parse(p, len, &id, &e) != DB_OK ||
-            srv_hook_kill(c->srv, c->id, id, false, &e) != DB_OK) {
+        if (proto_process_kill_parse(p, len, &id, &e) != DB_OK) {
+            srv_reply_err(c, &e);
+            return;
+        }
+        char sql[48];
+        int n = snprintf(sql, sizeof sql, "KILL CONNECTION %u", id);
+        srv_sink_ctx k = {.conn = c};
+        plan_sink sink = {.ctx = &k, .columns = srv_sink_columns, .row = sink_row};
+        plan_outcome oc = {0};
+        if (plan_execute(c->session, sql, (size_t)n, c->stmt_arena, &sink, &oc, &e) != DB_OK) {
             srv_reply_err(c, &e);
             return;
         }
