@@ -678,6 +678,8 @@ trimspec(A) ::= TRAILING. { A = PLAN_TRIM_TRAILING; }
 
 expr(A) ::= CAST(F) LP expr(X) AS casttype(T) RP(R). { A = plan_ast_cast(pp, &F, X, T, &R); }
 expr(A) ::= CONVERT(F) LP expr(X) COMMA casttype(T) RP(R). { A = plan_ast_cast(pp, &F, X, T, &R); }
+/* CHAR(N, ...): a function, though CHAR is also a type keyword (ODBC's SQLColumns uses CHAR(39)). */
+expr(A) ::= CHAR(N) LP exprlist(L) RP(R). { A = plan_ast_func(pp, &N, "char", L, &R, true); }
 expr(A) ::= CONVERT(F) LP expr(X) USING charset_tok(C) RP(R). { A = plan_ast_convert_using(pp, &F, X, &C, &R); }
 
 %type casttype {plan_cast}

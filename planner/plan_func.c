@@ -922,6 +922,46 @@ ev_pad(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     return DB_OK;
 }
 
+/* CHAR(N, ...): the bytes of each integer argument, most significant first, leading zero bytes
+ * dropped (CHAR(0) is one 0x00 byte); NULL arguments are skipped (MySQL). */
+static int
+ev_char(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
+{
+    char *b = arena_alloc(cx->a, (size_t)e->nargs * 8 + 1);
+    size_t o = 0;
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        int64_t v;
+        bool is_null;
+        if (arg_int(cx, e, i, &v, &is_null, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (is_null) {
+            continue;
+        }
+        uint64_t u = (uint64_t)v & 0xFFFFFFFFu; /* MySQL keeps the low 32 bits */
+        int shift = 24;
+        while (shift > 0 && ((u >> shift) & 0xFF) == 0) {
+            shift -= 8;
+        }
+        for (; shift >= 0; shift -= 8) {
+            b[o++] = (char)((u >> shift) & 0xFF);
+        }
+    }
+    *out = plan__v_str(b, o);
+    return DB_OK;
+}
+
+static int
+ty_char(plan_ectx *cx, plan_expr *e, db_error *err)
+{
+    (void)cx;
+    (void)err;
+    e->eval = ev_char;
+    plan__type_string(&e->t, e->nargs * 4, false);
+    e->vk = PV_STRING;
+    return DB_OK;
+}
+
 static int
 ty_string_misc(plan_ectx *cx, plan_expr *e, db_error *err)
 {
@@ -1378,6 +1418,7 @@ static const plan_func_def funcs[] = {
         {"abs", 1, 1, ty_abs},
         {"ceil", 1, 1, ty_round},
         {"ceiling", 1, 1, ty_round},
+        {"char", 1, 255, ty_char},
         {"char_length", 1, 1, ty_length},
         {"character_length", 1, 1, ty_length},
         {"charset", 1, 1, ty_charset},

@@ -91,6 +91,36 @@ public class JdbcSmoke {
                 check("prepared SELEC ? getSQLState", e.getSQLState(), "42000");
             }
             check("isValid (COM_PING)", c.isValid(5), true);
+
+            // DatabaseMetaData over a real table (INFORMATION_SCHEMA queries of catalog_queries.md).
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE IF NOT EXISTS conformance_jdbc");
+                s.execute("CREATE TABLE IF NOT EXISTS conformance_jdbc.t (id BIGINT NOT NULL, "
+                        + "name VARCHAR(20), amount DECIMAL(12, 2)) UNIQUE KEY(id) "
+                        + "DISTRIBUTED BY HASH(id) BUCKETS 1");
+            }
+            java.sql.DatabaseMetaData md = c.getMetaData();
+            StringBuilder cats = new StringBuilder();
+            try (ResultSet rs = md.getCatalogs()) {
+                while (rs.next()) cats.append(rs.getString("TABLE_CAT")).append(' ');
+            }
+            check("getCatalogs lists conformance_jdbc", cats.toString().contains("conformance_jdbc "), true);
+            StringBuilder tables = new StringBuilder();
+            try (ResultSet rs = md.getTables("conformance_jdbc", null, "%", new String[] {"TABLE"})) {
+                while (rs.next()) tables.append(rs.getString("TABLE_NAME")).append(':').append(rs.getString("TABLE_TYPE")).append(' ');
+            }
+            check("getTables", tables.toString(), "t:TABLE ");
+            StringBuilder cols = new StringBuilder();
+            try (ResultSet rs = md.getColumns("conformance_jdbc", null, "t", "%")) {
+                while (rs.next()) {
+                    cols.append(rs.getString("COLUMN_NAME")).append(':').append(rs.getInt("DATA_TYPE"))
+                        .append(':').append(rs.getInt("COLUMN_SIZE")).append(':').append(rs.getString("IS_NULLABLE")).append(' ');
+                }
+            }
+            check("getColumns", cols.toString(), "id:-5:19:NO name:12:20:YES amount:3:12:YES ");
+            try (Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE conformance_jdbc");
+            }
         }
 
         // Server-side prepared statements: COM_STMT_PREPARE / EXECUTE with binary rows. The driver

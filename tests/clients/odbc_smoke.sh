@@ -71,6 +71,27 @@ if [ "$(tail -n 2 <<<"$out")" == "$(printf 'two\n2')" ]; then
 else
 	bad "SELECT 2 AS two after the error: last lines $(printf %q "$(tail -n 2 <<<"$out")")"
 fi
+# Catalog functions: SQLTables / SQLColumns (isql `help` and `help t`) over a real table. The
+# driver sends the INFORMATION_SCHEMA queries of design/clients/catalog_queries.md.
+printf 'CREATE DATABASE IF NOT EXISTS conformance_odbc\nCREATE TABLE IF NOT EXISTS conformance_odbc.t (id BIGINT NOT NULL, name VARCHAR(20), amount DECIMAL(12, 2)) UNIQUE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1\n' |
+	timeout 60 isql -b rivulet >/dev/null 2>&1
+sed -i 's/^USER = root/DATABASE = conformance_odbc\nUSER = root/' "$WORK/odbc.ini"
+tables=$(printf 'help\n' | timeout 60 isql -b -v -c -d'|' rivulet 2>&1)
+if grep -q '^conformance_odbc|[^|]*|t|TABLE|' <<<"$tables"; then
+	ok "SQLTables lists conformance_odbc.t as TABLE"
+else
+	bad "SQLTables: no row for conformance_odbc.t: $(printf %q "$tables")"
+fi
+cols=$(printf 'help t\n' | timeout 60 isql -b -v -c -d'|' rivulet 2>&1)
+colnames=$(awk -F'|' '$3 == "t" { printf "%s:%s ", $4, $6 }' <<<"$cols")
+if [ "$colnames" = "id:BIGINT name:VARCHAR amount:DECIMAL " ]; then
+	ok "SQLColumns lists id, name, amount with their types"
+else
+	bad "SQLColumns: got '$colnames' from $(printf %q "$cols")"
+fi
+sed -i '/^DATABASE = conformance_odbc$/d' "$WORK/odbc.ini"
+printf 'DROP DATABASE conformance_odbc\n' | timeout 60 isql -b rivulet >/dev/null 2>&1
+
 if grep -qi 'prepared statement' <<<"$out"; then
 	echo "  note: the server refused COM_STMT_PREPARE; Connector/ODBC 3.1 prepares every SELECT"
 fi
