@@ -56,6 +56,8 @@ SELECT SUBSTRING('Rivulet', 2, 3) AS from2_len3, SUBSTRING('Rivulet', 4) AS from
        SUBSTRING('Rivulet', -3) AS last3, SUBSTRING('Rivulet', 0) AS from0,
        SUBSTRING('Rivulet', 10) AS past_end, SUBSTRING('héllo', 2, 3) AS utf8_chars;
 
+SELECT CHAR(39) AS quote, CHAR(65, 66, 67) AS abc, CHAR(NULL, 72) AS skips_null, LENGTH(CHAR(256)) AS two_bytes;
+
 -- ---- LIMIT ----
 SELECT 1 AS n LIMIT 1;
 SELECT 1 AS n LIMIT 0;
