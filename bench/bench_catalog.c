@@ -108,8 +108,7 @@ main(int argc, char **argv)
            create_s, ntables / create_s);
     printf("catalog: restart replaying %d tables from the edit log: %.3f s (target < 1 s)\n",
            ntables, replay_log_s);
-    printf("catalog: restart loading %d tables from the image: %.3f s\n", ntables,
-           replay_image_s);
+    printf("catalog: restart loading %d tables from the image: %.3f s\n", ntables, replay_image_s);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     return system(cmd) == 0 ? 0 : 1;

@@ -119,7 +119,7 @@ fuzz_commands(const uint8_t *data, size_t size, arena *a)
         proto_param params[8];
         db_error_clear(&err);
         if (proto_stmt_execute_params(data + 1, size - 1, nparams, types, &has_types, NULL, params,
-                    &err) == DB_OK) {
+                                      &err) == DB_OK) {
             for (uint16_t i = 0; i < nparams; i++) {
                 if (params[i].s != NULL && !params[i].is_null) {
                     check(params[i].s >= data + 1 && params[i].s + params[i].len <= data + size);
