@@ -66,7 +66,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     si.version = "5.7.99-fuzz";
     si.max_allowed_packet = 1 << 20;
     plan_server *srv = plan_server_new(&si);
-    plan_session_init ss = {1, "fuzz", "127.0.0.1", NULL, 45};
+    plan_session_init ss = {
+            .conn_id = 1, .user = "fuzz", .host = "127.0.0.1", .db = NULL, .collation = 45};
     plan_session *s = plan_session_new(srv, &ss);
     arena *a = arena_new(0);
     plan_sink sink = {NULL, sink_columns, sink_row};
