@@ -4,6 +4,7 @@
  * append a record to the edit log (durable on return), then publish. Replay rebuilds the model
  * from the newest image and the records after it. See README.md §"Durable catalog". */
 #include "catalog/cat_int.h"
+#include "catalog/cat_schema_int.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -13,18 +14,28 @@
 
 /* Record types of the schema (payload: u64 next_id, then the body). */
 enum {
-    CAT_REC_DB_PUT = 10,     /* body: cat_db_encode of the header (no tables) */
-    CAT_REC_DB_DROP = 11,    /* body: u64 db id */
-    CAT_REC_TABLE_PUT = 12,  /* body: cat_table_encode; replaces the table with the same id */
-    CAT_REC_TABLE_DROP = 13, /* body: u64 db id, u64 table id */
+    CAT_REC_DB_PUT = 10,        /* body: cat_db_encode of the header (no tables) */
+    CAT_REC_DB_DROP = 11,       /* body: u64 db id */
+    CAT_REC_TABLE_PUT = 12,     /* body: cat_table_encode; replaces the table with the same id */
+    CAT_REC_TABLE_DROP = 13,    /* body: u64 db id, u64 table id */
+    CAT_REC_TABLE_RECYCLE = 14, /* body: u64 db id, u64 table id: DROP TABLE into the bin */
+    CAT_REC_TABLE_RECOVER = 15, /* body: u64 db id, u64 table id: RECOVER TABLE */
+    CAT_REC_DB_RECYCLE = 16,    /* body: u64 db id: DROP DATABASE into the bin (with tables) */
+    CAT_REC_DB_RECOVER = 17,    /* body: u64 db id: RECOVER DATABASE */
+    CAT_REC_TABLE_REPLACE = 18, /* body: u64 db id, u64 table id, u64 other id, u8 swap */
 };
-#define CAT_IMG_SCHEMA 2 /* image: u64 next_id, u32 ndbs, {u32 len, db with its tables} */
+#define CAT_IMG_RECYCLE 4 /* image: u32 ntables {u32 len, table}, u32 ndbs {u32 len, db} */
+#define CAT_IMG_SCHEMA  2 /* image: u64 next_id, u32 ndbs, {u32 len, db with its tables} */
 
 struct cat_meta {
     cat_editlog *log;
     cat_tso *tso;
-    cat_catalog *cat;      /* guarded by lock */
-    cat_users *users;      /* accounts; has its own lock */
+    cat_catalog *cat;       /* guarded by lock */
+    cat_users *users;       /* accounts; has its own lock */
+    cat_table **bin_tables; /* recycle bin: dropped tables (db_id kept), drop order; lock */
+    size_t nbin_tables;
+    cat_db **bin_dbs; /* recycle bin: dropped databases with their tables; lock */
+    size_t nbin_dbs;
     pthread_rwlock_t lock; /* protects cat: readers share it, DDL holds it exclusively across
                               validate + append + publish, so commits are in log order */
 };
@@ -41,6 +52,13 @@ static cat_db *db_by_id(cat_catalog *c, int64_t id);
 static void table_replace(cat_db *db, cat_table *t);
 static bool table_remove(cat_db *db, int64_t id);
 static void encode_db_header(const cat_db *db, buf *out);
+static cat_table *table_detach(cat_db *db, int64_t id);
+static void bin_put_table(cat_meta *m, cat_table *t);
+static void bin_put_db(cat_meta *m, cat_db *db);
+static int apply_recycle(cat_meta *m, uint16_t type, uint64_t a, uint64_t b, uint64_t c,
+                         db_error *err);
+static int recycle_write(void *ctx, uint64_t seq, buf *out, db_error *err);
+static int recycle_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err);
 
 /* ---- little helpers ---- */
 
@@ -112,6 +130,125 @@ table_remove(cat_db *db, int64_t id)
         }
     }
     return false;
+}
+
+/* Remove the table with this id from db and return it (not freed); NULL when absent. */
+static cat_table *
+table_detach(cat_db *db, int64_t id)
+{
+    for (size_t i = 0; i < db->ntables; i++) {
+        if (db->tables[i]->id == id) {
+            cat_table *t = db->tables[i];
+            memmove(&db->tables[i], &db->tables[i + 1], (db->ntables - i - 1) * sizeof *db->tables);
+            db->ntables--;
+            return t;
+        }
+    }
+    return NULL;
+}
+
+/* Into the bin; a binned table of the same name in the same database is erased first
+ * (Doris's eraseTableWithSameName), so RECOVER finds exactly one. */
+static void
+bin_put_table(cat_meta *m, cat_table *t)
+{
+    for (size_t i = 0; i < m->nbin_tables; i++) {
+        cat_table *o = m->bin_tables[i];
+        if (o->db_id == t->db_id && strcmp(o->name, t->name) == 0) {
+            cat_table_free(o);
+            memmove(&m->bin_tables[i], &m->bin_tables[i + 1],
+                    (m->nbin_tables - i - 1) * sizeof *m->bin_tables);
+            m->nbin_tables--;
+            break;
+        }
+    }
+    m->bin_tables = mem_realloc(m->bin_tables, (m->nbin_tables + 1) * sizeof *m->bin_tables);
+    m->bin_tables[m->nbin_tables++] = t;
+}
+
+/* Into the bin; a binned database of the same name is erased first (eraseDatabaseWithSameName). */
+static void
+bin_put_db(cat_meta *m, cat_db *db)
+{
+    for (size_t i = 0; i < m->nbin_dbs; i++) {
+        if (strcmp(m->bin_dbs[i]->name, db->name) == 0) {
+            cat_db_free(m->bin_dbs[i]);
+            memmove(&m->bin_dbs[i], &m->bin_dbs[i + 1], (m->nbin_dbs - i - 1) * sizeof *m->bin_dbs);
+            m->nbin_dbs--;
+            break;
+        }
+    }
+    m->bin_dbs = mem_realloc(m->bin_dbs, (m->nbin_dbs + 1) * sizeof *m->bin_dbs);
+    m->bin_dbs[m->nbin_dbs++] = db;
+}
+
+/* The effect of records 14..18 on the model and the bin: used by the DDL functions after the
+ * append and by replay, so both produce the same state. a, b, c: the record's ids/flag. */
+static int
+apply_recycle(cat_meta *m, uint16_t type, uint64_t a, uint64_t b, uint64_t c, db_error *err)
+{
+    cat_db *db = type == CAT_REC_DB_RECOVER ? NULL : db_by_id(m->cat, (int64_t)a);
+    switch (type) {
+    case CAT_REC_TABLE_RECYCLE: {
+        cat_table *t = db ? table_detach(db, (int64_t)b) : NULL;
+        if (t == NULL) {
+            return db_error_set(err, ER_CAT_SCHEMA_DECODE, "recycled table does not exist");
+        }
+        bin_put_table(m, t);
+        return DB_OK;
+    }
+    case CAT_REC_TABLE_RECOVER:
+        for (size_t i = 0; db != NULL && i < m->nbin_tables; i++) {
+            cat_table *t = m->bin_tables[i];
+            if (t->id == (int64_t)b && t->db_id == db->id) {
+                memmove(&m->bin_tables[i], &m->bin_tables[i + 1],
+                        (m->nbin_tables - i - 1) * sizeof *m->bin_tables);
+                m->nbin_tables--;
+                table_replace(db, t);
+                return DB_OK;
+            }
+        }
+        return db_error_set(err, ER_CAT_SCHEMA_DECODE, "recovered table is not in the bin");
+    case CAT_REC_DB_RECYCLE: {
+        cat_db *d = db ? cat__db_detach(m->cat, db->id) : NULL;
+        if (d == NULL) {
+            return db_error_set(err, ER_CAT_SCHEMA_DECODE, "recycled database does not exist");
+        }
+        bin_put_db(m, d);
+        return DB_OK;
+    }
+    case CAT_REC_DB_RECOVER:
+        for (size_t i = 0; i < m->nbin_dbs; i++) {
+            cat_db *d = m->bin_dbs[i];
+            if (d->id == (int64_t)a) {
+                if (cat_db_install(m->cat, d, err) != DB_OK) {
+                    return DB_ERR;
+                }
+                memmove(&m->bin_dbs[i], &m->bin_dbs[i + 1],
+                        (m->nbin_dbs - i - 1) * sizeof *m->bin_dbs);
+                m->nbin_dbs--;
+                return DB_OK;
+            }
+        }
+        return db_error_set(err, ER_CAT_SCHEMA_DECODE, "recovered database is not in the bin");
+    case CAT_REC_TABLE_REPLACE: {
+        cat_table *t = NULL, *o = NULL;
+        for (size_t i = 0; db != NULL && i < db->ntables; i++) {
+            t = db->tables[i]->id == (int64_t)b ? db->tables[i] : t;
+            o = db->tables[i]->id == (int64_t)c >> 1 ? db->tables[i] : o;
+        }
+        if (t == NULL || o == NULL) {
+            return db_error_set(err, ER_CAT_SCHEMA_DECODE, "replaced table does not exist");
+        }
+        char *tn = mem_strdup(t->name), *on = mem_strdup(o->name);
+        int rc = cat_table_replace_with(db, tn, on, (c & 1) != 0, NULL, err);
+        mem_free(tn);
+        mem_free(on);
+        return rc;
+    }
+    default:
+        return db_error_set(err, ER_CAT_SCHEMA_DECODE, "unknown schema record type");
+    }
 }
 
 /* Append one schema record: u64 next_id + body. Caller holds the write lock. */
@@ -201,9 +338,92 @@ replay_record(void *ctx, uint16_t type, uint64_t seq, const void *payload, size_
         }
         return DB_OK;
     }
+    case CAT_REC_DB_RECOVER:
+        if (!get_u64(&p, end, &a)) {
+            return db_error_set(err, ER_CAT_SCHEMA_DECODE, "short recycle bin record");
+        }
+        return apply_recycle(m, type, a, 0, 0, err);
+    case CAT_REC_DB_RECYCLE:
+        if (!get_u64(&p, end, &a)) {
+            return db_error_set(err, ER_CAT_SCHEMA_DECODE, "short recycle bin record");
+        }
+        return apply_recycle(m, type, a, 0, 0, err);
+    case CAT_REC_TABLE_RECYCLE:
+    case CAT_REC_TABLE_RECOVER:
+        if (!get_u64(&p, end, &a) || !get_u64(&p, end, &b)) {
+            return db_error_set(err, ER_CAT_SCHEMA_DECODE, "short recycle bin record");
+        }
+        return apply_recycle(m, type, a, b, 0, err);
+    case CAT_REC_TABLE_REPLACE: {
+        uint64_t o;
+        if (!get_u64(&p, end, &a) || !get_u64(&p, end, &b) || !get_u64(&p, end, &o) || p >= end) {
+            return db_error_set(err, ER_CAT_SCHEMA_DECODE, "short REPLACE TABLE record");
+        }
+        return apply_recycle(m, type, a, b, o << 1 | (*p ? 1u : 0u), err);
+    }
     default:
         return db_error_set(err, ER_CAT_SCHEMA_DECODE, "unknown schema record type");
     }
+}
+
+/* The recycle bin's image section: tables, then databases (each with its tables). */
+static int
+recycle_write(void *ctx, uint64_t seq, buf *out, db_error *err)
+{
+    cat_meta *m = ctx;
+    buf one;
+    buf_init(&one);
+    buf_put_u32le(out, (uint32_t)m->nbin_tables);
+    for (size_t i = 0; i < m->nbin_tables; i++) {
+        buf_clear(&one);
+        cat_table_encode(m->bin_tables[i], &one);
+        buf_put_u32le(out, (uint32_t)one.len);
+        buf_append(out, one.data, one.len);
+    }
+    buf_put_u32le(out, (uint32_t)m->nbin_dbs);
+    for (size_t i = 0; i < m->nbin_dbs; i++) {
+        buf_clear(&one);
+        cat_db_encode(m->bin_dbs[i], &one);
+        buf_put_u32le(out, (uint32_t)one.len);
+        buf_append(out, one.data, one.len);
+    }
+    buf_destroy(&one);
+    return DB_OK;
+}
+
+static int
+recycle_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err)
+{
+    cat_meta *m = ctx;
+    const uint8_t *p = data, *end = p + len;
+    uint32_t n, l;
+    for (int pass = 0; pass < 2; pass++) {
+        if (!get_u32(&p, end, &n)) {
+            return db_error_set(err, ER_CAT_SCHEMA_DECODE, "short recycle bin image");
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            if (!get_u32(&p, end, &l) || (size_t)(end - p) < l) {
+                return db_error_set(err, ER_CAT_SCHEMA_DECODE, "short recycle bin image");
+            }
+            if (pass == 0) {
+                cat_table *t = cat_table_decode(p, l, err);
+                if (t == NULL) {
+                    return DB_ERR;
+                }
+                cat_catalog_bump_id(m->cat, t->id + 1); /* I-S2 */
+                bin_put_table(m, t);
+            } else {
+                cat_db *db = cat_db_decode(p, l, err);
+                if (db == NULL) {
+                    return DB_ERR;
+                }
+                cat_catalog_bump_id(m->cat, db->id + 1);
+                bin_put_db(m, db);
+            }
+            p += l;
+        }
+    }
+    return DB_OK;
 }
 
 static int
@@ -297,7 +517,14 @@ cat_meta_open(const char *dir, const cat_meta_config *cfg, db_error *err)
     cat_editlog_register(log, CAT_REC_DB_DROP, "drop database", replay_record, m);
     cat_editlog_register(log, CAT_REC_TABLE_PUT, "table", replay_record, m);
     cat_editlog_register(log, CAT_REC_TABLE_DROP, "drop table", replay_record, m);
+    cat_editlog_register(log, CAT_REC_TABLE_RECYCLE, "recycle table", replay_record, m);
+    cat_editlog_register(log, CAT_REC_TABLE_RECOVER, "recover table", replay_record, m);
+    cat_editlog_register(log, CAT_REC_DB_RECYCLE, "recycle database", replay_record, m);
+    cat_editlog_register(log, CAT_REC_DB_RECOVER, "recover database", replay_record, m);
+    cat_editlog_register(log, CAT_REC_TABLE_REPLACE, "replace table", replay_record, m);
     cat_editlog_register_section(log, CAT_IMG_SCHEMA, "schema", image_write, image_load, m);
+    cat_editlog_register_section(log, CAT_IMG_RECYCLE, "recycle bin", recycle_write, recycle_load,
+                                 m);
     if (cat_editlog_replay(log, err) != DB_OK) {
         cat_meta_close(m, false);
         return NULL;
@@ -321,6 +548,14 @@ cat_meta_close(cat_meta *m, bool checkpoint)
     cat_users_free(m->users);
     cat_editlog_close(m->log);
     cat_catalog_free(m->cat);
+    for (size_t i = 0; i < m->nbin_tables; i++) {
+        cat_table_free(m->bin_tables[i]);
+    }
+    mem_free(m->bin_tables);
+    for (size_t i = 0; i < m->nbin_dbs; i++) {
+        cat_db_free(m->bin_dbs[i]);
+    }
+    mem_free(m->bin_dbs);
     pthread_rwlock_destroy(&m->lock);
     mem_free(m);
 }
@@ -521,4 +756,172 @@ cat_meta_alter_table(cat_meta *m, const char *db_name, const char *name, cat_tab
     }
     pthread_rwlock_unlock(&m->lock);
     return rc;
+}
+
+/* ---- recycle bin, REPLACE WITH TABLE ---- */
+
+/* Logs record type with the u64 ids (and the swap byte for REPLACE), then applies it. */
+static int commit_recycle(cat_meta *m, uint16_t type, uint64_t a, uint64_t b, uint64_t c,
+                          db_error *err);
+
+static int
+commit_recycle(cat_meta *m, uint16_t type, uint64_t a, uint64_t b, uint64_t c, db_error *err)
+{
+    buf body;
+    buf_init(&body);
+    put_u64(&body, a);
+    if (type == CAT_REC_TABLE_RECYCLE || type == CAT_REC_TABLE_RECOVER ||
+        type == CAT_REC_TABLE_REPLACE) {
+        put_u64(&body, b);
+    }
+    if (type == CAT_REC_TABLE_REPLACE) {
+        put_u64(&body, c >> 1);
+        buf_put_u8(&body, (uint8_t)(c & 1));
+    }
+    int rc = commit(m, type, &body, err);
+    buf_destroy(&body);
+    if (rc == DB_OK) {
+        rc = apply_recycle(m, type, a, b, c, err);
+        DB_ASSERT(rc == DB_OK); /* validated under the same lock before the append */
+    }
+    return rc;
+}
+
+int
+cat_meta_recycle_table(cat_meta *m, const char *db_name, const char *name, bool if_exists,
+                       db_error *err)
+{
+    pthread_rwlock_wrlock(&m->lock);
+    int rc;
+    cat_db *db = cat_db_find(m->cat, db_name);
+    cat_table *t = db != NULL ? cat_table_find(db, name) : NULL;
+    if (t == NULL) {
+        rc = cat_table_drop(m->cat, db_name, name, if_exists, err);
+    } else {
+        rc = commit_recycle(m, CAT_REC_TABLE_RECYCLE, (uint64_t)db->id, (uint64_t)t->id, 0, err);
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return rc;
+}
+
+int
+cat_meta_recover_table(cat_meta *m, const char *db_name, const char *name, db_error *err)
+{
+    pthread_rwlock_wrlock(&m->lock);
+    int rc = DB_ERR;
+    cat_db *db = cat_db_find(m->cat, db_name);
+    if (db == NULL || db->is_system) {
+        rc = db_error_set(err, ER_BAD_DB_ERROR, db_name);
+    } else if (cat_table_find(db, name) != NULL) {
+        rc = db_error_set(err, ER_TABLE_EXISTS_ERROR, name);
+    } else {
+        const cat_table *hit = NULL;
+        for (size_t i = 0; i < m->nbin_tables; i++) {
+            const cat_table *t = m->bin_tables[i];
+            if (t->db_id == db->id && strcmp(t->name, name) == 0) {
+                hit = t;
+            }
+        }
+        if (hit == NULL) {
+            rc = db_error_set(err, ER_UNKNOWN_TABLE_IN, name, db_name);
+        } else {
+            rc = commit_recycle(m, CAT_REC_TABLE_RECOVER, (uint64_t)db->id, (uint64_t)hit->id, 0,
+                                err);
+        }
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return rc;
+}
+
+int
+cat_meta_recycle_db(cat_meta *m, const char *name, bool if_exists, db_error *err)
+{
+    pthread_rwlock_wrlock(&m->lock);
+    int rc;
+    cat_db *db = cat_db_find(m->cat, name);
+    if (db == NULL || db->is_system) {
+        rc = cat_db_drop(m->cat, name, if_exists, err);
+    } else {
+        rc = commit_recycle(m, CAT_REC_DB_RECYCLE, (uint64_t)db->id, 0, 0, err);
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return rc;
+}
+
+int
+cat_meta_recover_db(cat_meta *m, const char *name, db_error *err)
+{
+    pthread_rwlock_wrlock(&m->lock);
+    int rc;
+    const cat_db *hit = NULL;
+    for (size_t i = 0; i < m->nbin_dbs; i++) {
+        if (strcmp(m->bin_dbs[i]->name, name) == 0) {
+            hit = m->bin_dbs[i];
+        }
+    }
+    if (cat_db_find(m->cat, name) != NULL) {
+        rc = db_error_set(err, ER_DB_CREATE_EXISTS, name);
+    } else if (hit == NULL) {
+        rc = db_error_set(err, ER_BAD_DB_ERROR, name);
+    } else {
+        rc = commit_recycle(m, CAT_REC_DB_RECOVER, (uint64_t)hit->id, 0, 0, err);
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return rc;
+}
+
+int
+cat_meta_replace_table(cat_meta *m, const char *db_name, const char *name, const char *other,
+                       bool swap, db_error *err)
+{
+    pthread_rwlock_wrlock(&m->lock);
+    int rc;
+    cat_db *db = cat_db_find(m->cat, db_name);
+    cat_table *t = db != NULL ? cat_table_find(db, name) : NULL;
+    cat_table *o = db != NULL ? cat_table_find(db, other) : NULL;
+    if (db == NULL) {
+        rc = db_error_set(err, ER_BAD_DB_ERROR, db_name);
+    } else if (t == NULL || o == NULL) {
+        rc = db_error_set(err, ER_NO_SUCH_TABLE, db_name, t == NULL ? name : other);
+    } else if (t == o) {
+        rc = db_error_set(err, ER_DORIS, "Same table name");
+    } else if (cat_alter_check(t, CAT_ALTER_REPLACE_TABLE, err) != DB_OK ||
+               cat_alter_check(o, CAT_ALTER_REPLACE_TABLE, err) != DB_OK) {
+        rc = DB_ERR;
+    } else {
+        rc = commit_recycle(m, CAT_REC_TABLE_REPLACE, (uint64_t)db->id, (uint64_t)t->id,
+                            (uint64_t)o->id << 1 | (swap ? 1u : 0u), err);
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return rc;
+}
+
+size_t
+cat_meta_recycle_bin(cat_meta *m, cat_recycled *out, size_t max)
+{
+    pthread_rwlock_rdlock(&m->lock);
+    size_t n = 0;
+    for (size_t i = 0; i < m->nbin_dbs; i++, n++) {
+        if (n < max) {
+            cat_recycled *r = &out[n];
+            memset(r, 0, sizeof *r);
+            r->is_db = true;
+            snprintf(r->db_name, sizeof r->db_name, "%s", m->bin_dbs[i]->name);
+            r->db_id = m->bin_dbs[i]->id;
+        }
+    }
+    for (size_t i = 0; i < m->nbin_tables; i++, n++) {
+        if (n < max) {
+            cat_recycled *r = &out[n];
+            const cat_table *t = m->bin_tables[i];
+            const cat_db *db = cat_db_find_id(m->cat, t->db_id);
+            memset(r, 0, sizeof *r);
+            snprintf(r->db_name, sizeof r->db_name, "%s", db ? db->name : "");
+            snprintf(r->table_name, sizeof r->table_name, "%s", t->name);
+            r->db_id = t->db_id;
+            r->table_id = t->id;
+        }
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return n;
 }

@@ -724,6 +724,20 @@ cat_db_drop(cat_catalog *c, const char *name, bool if_exists, db_error *err)
     return db_error_set(err, ER_DB_DROP_EXISTS, name);
 }
 
+cat_db *
+cat__db_detach(cat_catalog *c, int64_t id)
+{
+    for (size_t i = 0; i < c->ndbs; i++) {
+        if (c->dbs[i]->id == id) {
+            cat_db *db = c->dbs[i];
+            memmove(&c->dbs[i], &c->dbs[i + 1], (c->ndbs - i - 1) * sizeof *c->dbs);
+            c->ndbs--;
+            return db;
+        }
+    }
+    return NULL;
+}
+
 int
 cat_db_install(cat_catalog *c, cat_db *db, db_error *err)
 {

@@ -429,6 +429,43 @@ int cat_table_drop_partition(cat_table *t, const char *name, bool if_exists, db_
 /* Partition by name (case-insensitive, as Doris). Borrowed. */
 cat_partition *cat_table_partition(const cat_table *t, const char *name);
 
+/* ---- cat_alter.c ---- */
+
+/* TRUNCATE TABLE t [PARTITION (names)]: every named partition (all when n is 0) gets a new id
+ * from c, keeping its name, bounds and buckets (Doris: truncation replaces the partition).
+ * DB_ERR: ER_DORIS for an unknown partition name; nothing changes then. */
+int cat_table_truncate(cat_catalog *c, cat_table *t, const char *const *names, size_t n,
+                       db_error *err);
+/* ALTER TABLE RENAME PARTITION old new. DB_ERR: ER_DORIS (single-partition table, same name,
+ * unknown partition, name in use). */
+int cat_table_rename_partition(cat_table *t, const char *old_name, const char *new_name,
+                               db_error *err);
+/* ALTER TABLE MODIFY PARTITION p SET ("k" = "v", ...): partition properties (replication_num,
+ * replication_allocation, storage_medium, storage_cooldown_time, in_memory, ...) are validated
+ * and accepted; a single-node server keeps none of them. DB_ERR: ER_DORIS. */
+int cat_table_modify_partition(cat_table *t, const char *name, const cat_prop *props, size_t nprops,
+                               db_error *err);
+/* ALTER TABLE MODIFY COLUMN def [AFTER c | FIRST]: the column keeps its uid and key-ness; its
+ * type may widen as Doris allows (integers to wider integers, FLOAT to DOUBLE, VARCHAR(n) to
+ * VARCHAR(m >= n) or STRING, CHAR(n) to CHAR/VARCHAR(m >= n), DECIMAL(p,s) to DECIMAL(q >= p,
+ * s), DATETIME(p) to DATETIME(q >= p)); nullability may go from NOT NULL to NULL only; default
+ * and comment are replaced when written. Forbidden on Row Binlog tables (cat_alter_check).
+ * DB_ERR: ER_DORIS. */
+int cat_table_modify_column(cat_table *t, const cat_column_def *def, const char *after, bool first,
+                            db_error *err);
+/* ALTER TABLE ORDER BY (c1, c2, ...): the new order of the visible columns. Every visible
+ * column is named exactly once; key columns stay first, in their order. Forbidden on Row Binlog
+ * tables. DB_ERR: ER_DORIS. */
+int cat_table_reorder_columns(cat_table *t, const char *const *names, size_t n, db_error *err);
+/* ALTER TABLE name REPLACE WITH TABLE other [PROPERTIES ("swap" = ...)], in place on db:
+ * swap exchanges the two names; otherwise other takes name and the old table is dropped (freed,
+ * no recycle bin, as Doris). *dropped_id (may be NULL) gets the dropped table's id or 0.
+ * DB_ERR: ER_NO_SUCH_TABLE, ER_DORIS; nothing changes then. */
+int cat_table_replace_with(cat_db *db, const char *name, const char *other, bool swap,
+                           int64_t *dropped_id, db_error *err);
+/* Parses the "swap" property of REPLACE WITH TABLE (default true). DB_ERR: ER_DORIS. */
+int cat_replace_swap_prop(const cat_prop *props, size_t nprops, bool *swap, db_error *err);
+
 /* ======================================================================================
  * SHOW
  * ====================================================================================== */

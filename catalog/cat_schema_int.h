@@ -35,6 +35,9 @@ void cat__column_destroy(cat_column *c);
 void cat__partition_destroy(cat_partition *p);
 void cat__column_copy(cat_column *dst, const cat_column *src);
 void cat__partition_copy(cat_partition *dst, const cat_partition *src);
+/* Detaches database id from c (its tables stay with it); NULL when absent. Replay and the
+ * recycle bin (cat_meta.c). */
+cat_db *cat__db_detach(cat_catalog *c, int64_t id);
 
 /* ---- properties (cat_props.c) ---- */
 

@@ -258,6 +258,36 @@ typedef int (*cat_table_edit_fn)(cat_catalog *c, cat_db *db, cat_table *copy, vo
 int cat_meta_alter_table(cat_meta *m, const char *db, const char *name, cat_table_edit_fn edit,
                          void *arg, db_error *err);
 
+/* ---- recycle bin and REPLACE WITH TABLE (cat_meta.c) ---- */
+
+/* DROP TABLE without FORCE: the table leaves the database for the recycle bin (same id, same
+ * contents); a binned table of the same name in that database is erased. Errors as
+ * cat_meta_drop_table. */
+int cat_meta_recycle_table(cat_meta *m, const char *db, const char *name, bool if_exists,
+                           db_error *err);
+/* RECOVER TABLE db.name: the newest binned table of that name returns with its id.
+ * ER_BAD_DB_ERROR, ER_TABLE_EXISTS_ERROR (the name is taken), ER_UNKNOWN_TABLE_IN. */
+int cat_meta_recover_table(cat_meta *m, const char *db, const char *name, db_error *err);
+/* DROP DATABASE without FORCE: the database goes to the bin with its tables. Errors as
+ * cat_meta_drop_db. */
+int cat_meta_recycle_db(cat_meta *m, const char *name, bool if_exists, db_error *err);
+/* RECOVER DATABASE name. ER_DB_CREATE_EXISTS (name taken), ER_BAD_DB_ERROR (not binned). */
+int cat_meta_recover_db(cat_meta *m, const char *name, db_error *err);
+/* ALTER TABLE name REPLACE WITH TABLE other (cat_table_replace_with), one record. */
+int cat_meta_replace_table(cat_meta *m, const char *db, const char *name, const char *other,
+                           bool swap, db_error *err);
+
+/* One recycle bin entry (SHOW CATALOG RECYCLE BIN). */
+typedef struct cat_recycled {
+    bool is_db;
+    char db_name[256];
+    char table_name[256];
+    int64_t db_id;
+    int64_t table_id; /* 0 for a database */
+} cat_recycled;
+/* Copies up to max entries (databases, then tables in drop order); returns how many exist. */
+size_t cat_meta_recycle_bin(cat_meta *m, cat_recycled *out, size_t max);
+
 /* ==== users and privileges (cat_user.c) ==== */
 
 typedef struct cat_users cat_users; /* thread-safe: its own rwlock */

@@ -351,7 +351,7 @@ dcl_obj(A) ::= STAR(T). { A = T; }
 %fallback ID TABLE PROPERTIES FORCE KEY DUPLICATE UNIQUE AGGREGATE CLUSTER COMMENTKW PARTITION
     PARTITIONS RANGE LIST VALUES LESS THAN MAXVALUE DISTRIBUTED HASH BUCKETS AUTO RANDOM ENGINE
     AUTO_INCREMENT ADD COLUMN COLUMNS FIELDS AFTER FIRST MODIFY RENAME DESCRIBE PRIMARY BUILD
-    INDEX SUM MIN MAX REPLACE_IF_NOT_NULL HLL_UNION BITMAP_UNION NONE.
+    INDEX SUM MIN MAX REPLACE_IF_NOT_NULL HLL_UNION BITMAP_UNION NONE TRUNCATE RECOVER TEMPORARY.
 
 cmd ::= CREATE ddl_dbkw ddl_ifne ident_tok(D) ddl_props_opt. { plan_ddl_target(pp, NULL, &D); plan_ddl_begin(pp, PD_CREATE_DB); }
 cmd ::= DROP ddl_dbkw ddl_ife ident_tok(D) ddl_force_opt. { plan_ddl_target(pp, NULL, &D); plan_ddl_begin(pp, PD_DROP_DB); }
@@ -368,6 +368,12 @@ cmd ::= DESCRIBE ddl_tbl ddl_all_opt. { plan_ddl_begin(pp, PD_DESC); }
 cmd ::= SHOW full_opt ddl_colskw ddl_fromkw ddl_tbl ddl_coldb show_filter. { plan_ddl_begin(pp, PD_SHOW_COLUMNS); }
 cmd ::= SHOW PARTITIONS FROM ddl_tbl show_filter. { plan_ddl_begin(pp, PD_SHOW_PARTITIONS); }
 cmd ::= SHOW TABLE STATUS show_from show_filter. { plan_ddl_begin(pp, PD_SHOW_TABLE_STATUS); }
+cmd ::= TRUNCATE TABLE ddl_tbl ddl_trunc_parts. { plan_ddl_begin(pp, PD_TRUNCATE); }
+cmd ::= RECOVER TABLE ddl_tbl. { plan_ddl_begin(pp, PD_RECOVER_TABLE); }
+cmd ::= RECOVER ddl_dbkw ident_tok(D). { plan_ddl_target(pp, NULL, &D); plan_ddl_begin(pp, PD_RECOVER_DB); }
+ddl_trunc_parts ::= .
+ddl_trunc_parts ::= PARTITION LP ddl_names RP.
+ddl_trunc_parts ::= PARTITIONS LP ddl_names RP.
 
 ddl_dbkw ::= DATABASE.
 ddl_dbkw ::= SCHEMA.
@@ -508,6 +514,8 @@ ddl_alter ::= RENAME ident_tok(N). { plan_ddl_alter(pp, CAT_ALTER_RENAME_TABLE, 
 ddl_alter ::= ADD ddl_partdef ddl_part_dist. { plan_ddl_alter(pp, CAT_ALTER_ADD_PARTITION, NULL, NULL, "ADD PARTITION"); }
 ddl_alter ::= DROP PARTITION ddl_ife ident_tok(N) ddl_force_opt. { plan_ddl_alter(pp, CAT_ALTER_DROP_PARTITION, &N, NULL, "DROP PARTITION"); }
 ddl_alter ::= RENAME PARTITION ident_tok(A) ident_tok(B). { plan_ddl_alter(pp, CAT_ALTER_RENAME_PARTITION, &A, &B, "RENAME PARTITION"); }
+ddl_alter ::= MODIFY PARTITION ident_tok(N) SET LP ddl_proplist RP. { plan_ddl_alter(pp, CAT_ALTER_MODIFY_PARTITION, &N, NULL, "MODIFY PARTITION"); }
+ddl_alter ::= REPLACE PARTITION LP ddl_names RP WITH TEMPORARY PARTITION LP ddl_names RP ddl_props_opt. { plan_ddl_alter(pp, CAT_ALTER_REPLACE_PARTITION, NULL, NULL, "REPLACE PARTITION"); }
 ddl_alter ::= REPLACE WITH TABLE ident_tok(N) ddl_props_opt. { plan_ddl_alter(pp, CAT_ALTER_REPLACE_TABLE, &N, NULL, "REPLACE WITH TABLE"); }
 ddl_alter ::= BUILD INDEX ident_tok(N). { plan_ddl_alter(pp, CAT_ALTER_BUILD_INDEX, &N, NULL, "BUILD INDEX"); }
 ddl_alter ::= SET LP ddl_proplist RP. { plan_ddl_alter(pp, CAT_ALTER_SET_PROPERTIES, NULL, NULL, "SET"); }

@@ -15,6 +15,8 @@ static void span_tokens(plan_ast *x, const plan_token *first, const plan_token *
 static void *grow(arena *a, void *items, uint32_t n, uint32_t *cap, size_t elem);
 static void parse_error(plan_parse *pp, db_error *err);
 static bool is_blank(char c);
+static bool is_hint_keyword(const plan_token *t);
+static void record_hint(plan_parse *pp, const plan_token *t);
 static int parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi,
                       bool allow_params, bool no_backslash_escapes, bool ansi_quotes,
                       bool pipes_as_concat, plan_stmt **stmt, db_error *err);
@@ -730,6 +732,32 @@ plan__parse_in(arena *a, const char *sql, size_t len, size_t text_len, bool no_b
                       pipes_as_concat, stmt, err);
 }
 
+/* SELECT, INSERT, UPDATE or DELETE: the statement keywords an optimizer hint may follow. */
+static bool
+is_hint_keyword(const plan_token *t)
+{
+    static const char *const words[] = {"INSERT", "UPDATE", "DELETE"};
+    if (t->type == TK_SELECT) {
+        return true;
+    }
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (str_ieqz(t->z, t->n, words[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Keep the text of a hint comment (without its opening and closing markers) in the statement. */
+static void
+record_hint(plan_parse *pp, const plan_token *t)
+{
+    DB_ASSERT(t->n >= 5); /* the opening slash-star-plus and the closing star-slash */
+    pp->stmt->hint = t->z + 3;
+    pp->stmt->hint_len = t->n - 5;
+    pp->stmt->hint_off = t->off + 3;
+}
+
 /* Parse sql[0..len); text_len and in_multi only shape the syntax error text. Without
  * allow_params a '?' is a syntax error at it (MySQL's text protocol). */
 static int
@@ -758,10 +786,19 @@ parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi
     void *parser = plan__parserAlloc(mem_alloc, &pp);
     plan_token t;
     bool any = false;
+    uint32_t nfed = 0;    /* tokens given to the parser */
+    bool hint_ok = false; /* the only token fed so far is a hint-taking first keyword */
     for (;;) {
         plan__lexer_next(&lx, &t);
+        if (t.type == TK_HINT && hint_ok && nfed == 1 && pp.stmt->hint == NULL) {
+            record_hint(&pp, &t); /* the first hint right after the keyword; others are comments */
+        }
         if (t.type == TK_SPACE || t.type == TK_COMMENT || t.type == TK_HINT) {
             continue;
+        }
+        if (t.type != TK_SEMI || any) {
+            hint_ok = nfed == 0 && is_hint_keyword(&t);
+            nfed++;
         }
         if (t.type == TK_ILLEGAL || (t.type == TK_QUESTION && !allow_params)) {
             pp.failed = true;

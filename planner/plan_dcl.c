@@ -105,6 +105,16 @@ plan__check_priv(plan_ectx *cx, uint32_t priv, const char *db, const char *tbl, 
                         s->account_host, tbl);
 }
 
+bool
+plan__can_see(plan_session *s, const char *db, const char *tbl)
+{
+    if (strcasecmp(db, "information_schema") == 0 || plan__is_admin(s)) {
+        return true;
+    }
+    cat_users *us = cat_meta_users(s->srv->meta);
+    return (cat_users_privs(us, s->user, s->account_host, db, tbl) & CAT_PRIV_ALL) != 0;
+}
+
 /* ======================================================================================
  * Grammar builders
  * ====================================================================================== */

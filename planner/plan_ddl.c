@@ -25,6 +25,10 @@ static int alter_edit(cat_catalog *c, cat_db *db, cat_table *t, void *arg, db_er
 static int alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd,
                      db_error *err);
 static void props_of(const plan_ddl *d, cat_props *out);
+static int exec_truncate(plan_ectx *cx, plan_ddl *d, db_error *err);
+static int truncate_edit(cat_catalog *c, cat_db *db, cat_table *t, void *arg, db_error *err);
+static int exec_recover(plan_ectx *cx, plan_ddl *d, db_error *err);
+static int exec_replace_table(plan_ectx *cx, plan_ddl *d, const char *db, db_error *err);
 
 /* DDL needs the durable catalog; unit tests without one get a clear error. */
 static int
@@ -94,9 +98,11 @@ exec_drop_db(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (strcmp(d->name, "mysql") == 0) {
         return db_error_set(err, ER_DORIS, "Can not drop database mysql");
     }
-    /* FORCE skips Doris's recycle bin; Rivulet has none, so both forms drop for good. Streams
-     * in the database go with it once streams exist (stream issue). */
-    int rc = cat_meta_drop_db(cx->s->srv->meta, d->name, d->if_exists, err);
+    /* FORCE skips Doris's recycle bin: the database and its tables are gone for good; without
+     * it they wait in the bin for RECOVER DATABASE. Streams in the database go with it once
+     * streams exist (stream issue). */
+    int rc = d->force ? cat_meta_drop_db(cx->s->srv->meta, d->name, d->if_exists, err)
+                      : cat_meta_recycle_db(cx->s->srv->meta, d->name, d->if_exists, err);
     if (rc == DB_OK && cx->s->db && strcmp(cx->s->db, d->name) == 0) {
         mem_free(cx->s->db); /* MySQL: dropping the current database leaves none selected */
         cx->s->db = NULL;
@@ -179,8 +185,11 @@ exec_drop_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     }
     /* Hook for streams (stream issue, decision R7): a stream of this name is refused with
      * "'<stream>' is a STREAM, use DROP STREAM instead" before the table lookup. FORCE skips
-     * the recycle bin, which Rivulet does not have. */
-    return cat_meta_drop_table(cx->s->srv->meta, db, d->name, d->if_exists, err);
+     * the recycle bin (RECOVER TABLE brings a binned table back). */
+    if (d->force) {
+        return cat_meta_drop_table(cx->s->srv->meta, db, d->name, d->if_exists, err);
+    }
+    return cat_meta_recycle_table(cx->s->srv->meta, db, d->name, d->if_exists, err);
 }
 
 /* One ALTER TABLE clause applied to the private copy t of the table. */
@@ -243,10 +252,23 @@ alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd, d
         col->comment = mem_strdup(cmd->comment ? cmd->comment : "");
         return DB_OK;
     }
+    case CAT_ALTER_RENAME_PARTITION:
+        return cat_table_rename_partition(t, cmd->name, cmd->name2, err);
+    case CAT_ALTER_MODIFY_PARTITION:
+        return cat_table_modify_partition(t, cmd->name, cmd->props, cmd->nprops, err);
+    case CAT_ALTER_MODIFY_COLUMN:
+        if (cmd->ncols != 1) {
+            return db_error_set(err, ER_NOT_SUPPORTED_YET, cmd->what);
+        }
+        return cat_table_modify_column(t, &cmd->cols[0], cmd->after, cmd->first, err);
+    case CAT_ALTER_REORDER_COLUMNS:
+        return cat_table_reorder_columns(t, cmd->names, cmd->nnames, err);
+    case CAT_ALTER_REPLACE_TABLE:
+        /* Only alone (exec_alter_table): it changes two tables in one record. */
+        return db_error_set(err, ER_NOT_SUPPORTED_YET, "REPLACE WITH TABLE with other clauses");
     default:
-        /* MODIFY COLUMN, ORDER BY, BUILD INDEX, RENAME PARTITION, REPLACE WITH TABLE: a Row
-         * Binlog table refuses the forbidden ones with Doris's message first; the rest are not
-         * implemented yet. */
+        /* BUILD INDEX, REPLACE PARTITION: a Row Binlog table refuses the forbidden ones with
+         * Doris's message first; the rest are not implemented yet. */
         if (cat_alter_check(t, cmd->op, err) != DB_OK) {
             return DB_ERR;
         }
@@ -278,7 +300,69 @@ exec_alter_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (is_builtin_db(db)) {
         return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
     }
+    if (d->ncmds == 1 && d->cmds[0].op == CAT_ALTER_REPLACE_TABLE) {
+        return exec_replace_table(cx, d, db, err);
+    }
     return cat_meta_alter_table(cx->s->srv->meta, db, d->name, alter_edit, d, err);
+}
+
+/* ALTER TABLE t REPLACE WITH TABLE t2 [PROPERTIES ("swap" = "true" | "false")]. */
+static int
+exec_replace_table(plan_ectx *cx, plan_ddl *d, const char *db, db_error *err)
+{
+    const plan_alter_cmd *cmd = &d->cmds[0];
+    bool swap;
+    if (plan__check_priv(cx, CAT_PRIV_ALTER, db, cmd->name, err) != DB_OK ||
+        cat_replace_swap_prop(cmd->props, cmd->nprops, &swap, err) != DB_OK) {
+        return DB_ERR;
+    }
+    return cat_meta_replace_table(cx->s->srv->meta, db, d->name, cmd->name, swap, err);
+}
+
+/* cat_table_edit_fn of TRUNCATE: the pending partition names (none = all). */
+static int
+truncate_edit(cat_catalog *c, cat_db *db, cat_table *t, void *arg, db_error *err)
+{
+    const plan_ddl *d = arg;
+    (void)db;
+    return cat_table_truncate(c, t, d->names, d->nnames, err);
+}
+
+/* TRUNCATE TABLE t [PARTITION (p, ...)]: the catalog half (new partition ids, durable);
+ * dropping the rows comes with storage (issue 4). */
+static int
+exec_truncate(plan_ectx *cx, plan_ddl *d, db_error *err)
+{
+    const char *db;
+    if (resolve_db(cx, d, &db, err) != DB_OK ||
+        plan__check_priv(cx, CAT_PRIV_LOAD, db, d->name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (is_builtin_db(db)) {
+        return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
+    }
+    return cat_meta_alter_table(cx->s->srv->meta, db, d->name, truncate_edit, d, err);
+}
+
+/* RECOVER TABLE [db.]t / RECOVER DATABASE d. */
+static int
+exec_recover(plan_ectx *cx, plan_ddl *d, db_error *err)
+{
+    if (d->kind == PD_RECOVER_DB) {
+        if (plan__check_priv(cx, CAT_PRIV_CREATE, d->name, NULL, err) != DB_OK) {
+            return DB_ERR;
+        }
+        return cat_meta_recover_db(cx->s->srv->meta, d->name, err);
+    }
+    const char *db;
+    if (resolve_db(cx, d, &db, err) != DB_OK ||
+        plan__check_priv(cx, CAT_PRIV_CREATE, db, d->name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (is_builtin_db(db)) {
+        return db_error_set(err, ER_UNKNOWN_TABLE_IN, d->name, db);
+    }
+    return cat_meta_recover_table(cx->s->srv->meta, db, d->name, err);
 }
 
 /* ---- dispatch ---- */
@@ -323,6 +407,11 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
         return exec_drop_table(cx, d, err);
     case PD_ALTER_TABLE:
         return exec_alter_table(cx, d, err);
+    case PD_TRUNCATE:
+        return exec_truncate(cx, d, err);
+    case PD_RECOVER_TABLE:
+    case PD_RECOVER_DB:
+        return exec_recover(cx, d, err);
     default:
         DB_ASSERT(!"unreachable");
         return DB_ERR;

@@ -557,8 +557,6 @@ plan_ddl_alter(plan_parse *pp, cat_alter_op op, const plan_token *n1, const plan
         d->nparts = 0;
     }
     if (op == CAT_ALTER_REORDER_COLUMNS) {
-        const char **names;
-        size_t nn;
-        take_names(d, &names, &nn);
+        take_names(d, &c->names, &c->nnames);
     }
 }

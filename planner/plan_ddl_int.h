@@ -29,6 +29,9 @@ typedef enum plan_ddl_kind {
     PD_SHOW_COLUMNS,      /* SHOW [FULL] COLUMNS FROM t [FROM db] */
     PD_SHOW_PARTITIONS,   /* SHOW PARTITIONS FROM t */
     PD_SHOW_TABLE_STATUS, /* SHOW TABLE STATUS [FROM db]: db in plan_stmt.name */
+    PD_TRUNCATE,          /* TRUNCATE TABLE t [PARTITION (names)]: partitions in names */
+    PD_RECOVER_TABLE,     /* RECOVER TABLE [db.]t */
+    PD_RECOVER_DB,        /* RECOVER DATABASE d */
 } plan_ddl_kind;
 
 /* One ALTER TABLE clause. Arrays and strings live in the statement arena. */
@@ -46,6 +49,8 @@ typedef struct plan_alter_cmd {
     size_t nprops;
     const char *comment; /* MODIFY COMMENT / MODIFY COLUMN c COMMENT */
     const char *what;    /* statement text naming the clause in ER_NOT_SUPPORTED_YET */
+    const char **names;  /* ORDER BY (...) column names */
+    size_t nnames;
 } plan_alter_cmd;
 
 /* A value of a partition definition as written: text, or MAXVALUE. */

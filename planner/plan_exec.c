@@ -889,6 +889,10 @@ plan__exec_stmt(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_
                 db_error *err)
 {
     plan_session *s = cx->s;
+    plan_hint_save hint;
+    if (plan__hint_apply(cx, st, &hint, err) != DB_OK) { /* SET_VAR: this statement only */
+        return DB_ERR;
+    }
     int rc = DB_OK;
     switch (st->kind) {
     case PS_SELECT:
@@ -955,6 +959,7 @@ plan__exec_stmt(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_
         rc = plan__exec_ddl(cx, st, sink, out, err); /* plan_ddl.c */
         break;
     }
+    plan__hint_restore(s, &hint);
     if (st->kind >= PS_SHOW_VARIABLES && st->kind <= PS_SHOW_ENGINES) {
         out->is_result_set = rc == DB_OK;
     }

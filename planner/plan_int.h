@@ -247,6 +247,12 @@ typedef struct plan_stmt {
     struct plan_dcl *dcl;
     /* PS_DDL */
     struct plan_ddl *ddl;
+    /* The optimizer hint comment right after the first keyword (SELECT / INSERT / UPDATE /
+     * DELETE): the text between its opening slash-star-plus and closing star-slash, or NULL.
+     * Its SET_VAR list is parsed and applied when the statement runs (plan_hint.c). */
+    const char *hint;
+    uint32_t hint_len;
+    uint32_t hint_off; /* offset of the hint text in the statement (error line numbers) */
 } plan_stmt;
 
 /* Parse state, the %extra_context of the grammar. */
@@ -878,6 +884,10 @@ struct plan_session {
 int plan__check_priv(plan_ectx *cx, uint32_t priv, const char *db, const char *tbl, db_error *err);
 /* True when the session's account is root or holds ADMIN_PRIV (or there is no catalog). */
 bool plan__is_admin(plan_session *s);
+/* information_schema / SHOW visibility (MySQL): true when the session's account holds some
+ * privilege on db (tbl NULL) or on db.tbl; information_schema is always visible; admins (and
+ * every session without a catalog) see everything. */
+bool plan__can_see(plan_session *s, const char *db, const char *tbl);
 /* Run a PS_DCL statement. */
 int plan__exec_dcl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
                    db_error *err);
@@ -934,6 +944,21 @@ const char *plan__item_label(plan_ectx *cx, const plan_select_item *it);
 void plan__sql_mode_flags(const plan_session *s, bool *nbe, bool *aq, bool *pac);
 /* plan_exec.c: an evaluation context for sql[0..len) of session s, allocating in a. */
 void plan__ectx_init(plan_ectx *cx, plan_session *s, arena *a, const char *sql, size_t len);
+/* plan_hint.c: the session variables a statement's SET_VAR hint changed, kept to be restored
+ * when the statement ends. */
+typedef struct plan_hint_save {
+    plan_sysval *vars; /* heap copy of the session's vars[] before the hint; NULL = no hint */
+    int64_t user_time_us;
+    uint64_t last_insert_id;
+} plan_hint_save;
+/* Apply st's SET_VAR hint (if any) to the session: `SET_VAR(name = literal, ...)` items, each
+ * as a session SET. Other hint names are ignored. A malformed SET_VAR is ER_PARSE_ERROR; an
+ * unknown variable ER_UNKNOWN_SYSTEM_VARIABLE (1193, as SET and Doris); any error leaves the
+ * session unchanged. On DB_OK call plan__hint_restore when the statement ends. */
+int plan__hint_apply(plan_ectx *cx, const plan_stmt *st, plan_hint_save *save, db_error *err);
+/* Put back the session variables saved by plan__hint_apply (no-op without a hint). */
+void plan__hint_restore(plan_session *s, plan_hint_save *save);
+
 /* plan_exec.c: run a parsed statement in cx (no diagnostics handling). */
 int plan__exec_stmt(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
                     db_error *err);

@@ -4,7 +4,8 @@
  * [ALL] / [FULL] COLUMNS / PARTITIONS / TABLE STATUS read the model under cat_meta_read_begin
  * and copy what they show into the statement arena before the lock is released; the text
  * comes from the catalog's cat_show_* functions (Doris's formats). plan__catalog_meta gives
- * information_schema the catalog's databases, tables and columns. See README.md §DDL. */
+ * information_schema the catalog's databases, tables, columns and USER_PRIVILEGES. See
+ * README.md §DDL. */
 #include "planner/plan_ddl_int.h"
 #include "planner/plan_exec_int.h"
 
@@ -32,6 +33,10 @@ static int mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls,
 static int mc_columns(void *ctx, arena *a, const char *db, const char *table,
                       plan_cat_column **cols, size_t *n, db_error *err);
 static void column_info(arena *a, const cat_table *t, const cat_column *c, plan_cat_column *out);
+static int mc_user_privileges(void *ctx, arena *a, const char *user, const char *host,
+                              plan_cat_priv **p, size_t *n, db_error *err);
+static void add_privs(arena *a, const char *user, const char *host, uint32_t privs, bool grantable,
+                      plan_cat_priv **p, size_t *n, size_t *cap);
 
 static int
 cmp_str(const void *a, const void *b)
@@ -100,7 +105,9 @@ plan__show_catalog(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db
         size_t n;
         const char **names = db_names(srv->meta, cx->a, &n);
         for (size_t i = 0; i < n; i++) {
-            plan__rs_add(cx->a, &rs, &names[i]);
+            if (plan__can_see(cx->s, names[i], NULL)) { /* databases with some privilege */
+                plan__rs_add(cx->a, &rs, &names[i]);
+            }
         }
         if (st->where) {
             rs.cols[0].name = "Database";
@@ -114,6 +121,10 @@ plan__show_catalog(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db
     const char *canon;
     if (!plan__db_exists(srv, db, cx->a, &canon)) {
         return db_error_set(err, ER_BAD_DB_ERROR, db);
+    }
+    if (!plan__can_see(cx->s, canon, NULL) &&
+        plan__check_priv(cx, CAT_PRIV_ALL, canon, NULL, err) != DB_OK) {
+        return DB_ERR; /* 1044, as MySQL for a database without any privilege */
     }
     const char *names[2] = {st->like ? arena_sprintf(cx->a, "Tables_in_%s (%s)", canon, st->like)
                                      : arena_sprintf(cx->a, "Tables_in_%s", canon),
@@ -135,6 +146,15 @@ plan__show_catalog(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db
             plan__rs_add(cx->a, &rs, row);
         }
         cat_meta_read_end(srv->meta);
+        /* Only tables with some privilege (MySQL); checked outside the catalog lock. */
+        size_t k = 0;
+        for (size_t i = 0; i < rs.nrows; i++) {
+            if (plan__can_see(cx->s, canon, rs.cells[i * rs.ncols])) {
+                memmove(rs.cells + k++ * rs.ncols, rs.cells + i * rs.ncols,
+                        rs.ncols * sizeof *rs.cells);
+            }
+        }
+        rs.nrows = k;
     }
     /* Sorted by name, as MySQL and Doris list them. */
     for (size_t i = 1; i < rs.nrows; i++) {
@@ -586,6 +606,61 @@ plan__catalog_meta(plan_catalog_view *cv, cat_meta *m)
     cv->databases = mc_databases;
     cv->tables = mc_tables;
     cv->columns = mc_columns;
+    cv->user_privileges = mc_user_privileges;
+}
+
+/* One USER_PRIVILEGES row per privilege bit of privs for 'user'@'host'. */
+static void
+add_privs(arena *a, const char *user, const char *host, uint32_t privs, bool grantable,
+          plan_cat_priv **p, size_t *n, size_t *cap)
+{
+    const char *grantee = arena_sprintf(a, "'%s'@'%s'", user, host);
+    for (uint32_t bit = 1; bit <= CAT_PRIV_ADMIN; bit <<= 1) {
+        if (!(privs & bit)) {
+            continue;
+        }
+        if (*n == *cap) {
+            size_t ncap = *cap ? *cap * 2 : 16;
+            plan_cat_priv *g = arena_calloc(a, ncap, sizeof *g);
+            if (*n) {
+                memcpy(g, *p, *n * sizeof *g);
+            }
+            *p = g;
+            *cap = ncap;
+        }
+        (*p)[(*n)++] = (plan_cat_priv){grantee, cat_priv_name(bit), grantable};
+    }
+}
+
+/* USER_PRIVILEGES: the global grants of the accounts. root (built in) holds every privilege.
+ * root and ADMIN_PRIV holders see every account's rows, anyone else only their own (MySQL).
+ * IS_GRANTABLE is YES for accounts holding ADMIN_PRIV (Doris: they may GRANT). */
+static int
+mc_user_privileges(void *ctx, arena *a, const char *user, const char *host, plan_cat_priv **p,
+                   size_t *n, db_error *err)
+{
+    (void)err;
+    cat_users *us = cat_meta_users(ctx);
+    size_t cap = 0;
+    *p = NULL;
+    *n = 0;
+    bool is_root = strcmp(user, "root") == 0;
+    uint32_t own = is_root ? CAT_PRIV_ALL : cat_users_privs(us, user, host, "*", "*");
+    if (!(own & CAT_PRIV_ADMIN)) {
+        add_privs(a, user, host, own, false, p, n, &cap);
+        return DB_OK;
+    }
+    add_privs(a, "root", "%", CAT_PRIV_ALL, true, p, n, &cap);
+    size_t nacc = cat_users_list(us, NULL, NULL, 0);
+    char(*names)[64] = arena_calloc(a, nacc ? nacc : 1, 64);
+    char(*hosts)[64] = arena_calloc(a, nacc ? nacc : 1, 64);
+    nacc = cat_users_list(us, names, hosts, nacc); /* accounts created meanwhile are left out */
+    for (size_t i = 0; i < nacc; i++) {
+        uint32_t g = cat_users_privs(us, names[i], hosts[i], "*", "*");
+        add_privs(a, arena_strdup(a, names[i]), arena_strdup(a, hosts[i]), g,
+                  (g & CAT_PRIV_ADMIN) != 0, p, n, &cap);
+    }
+    return DB_OK;
 }
 
 static int

@@ -315,6 +315,9 @@ gen_schemata(plan_vgen *g, db_error *err)
         return DB_ERR;
     }
     for (size_t i = 0; i < n; i++) {
+        if (!plan__can_see(g->cx->s, dbs[i].name, NULL)) {
+            continue; /* only databases the account holds some privilege on (MySQL) */
+        }
         plan_value row[] = {vs("def"), vs(dbs[i].name), vs(dbs[i].charset), vs(dbs[i].collation),
                             plan__v_null()};
         add_row(g, row);
@@ -322,7 +325,8 @@ gen_schemata(plan_vgen *g, db_error *err)
     return DB_OK;
 }
 
-/* Calls fn(g, db, table, arg) for every table of every database, in catalog order. */
+/* Calls fn(g, db, table, arg) for every table of every database, in catalog order, that the
+ * session's account holds some privilege on (plan__can_see). */
 typedef int (*each_table_fn)(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err);
 static int each_table(plan_vgen *g, each_table_fn fn, db_error *err);
 
@@ -338,10 +342,16 @@ each_table(plan_vgen *g, each_table_fn fn, db_error *err)
     for (size_t d = 0; d < ndb; d++) {
         plan_cat_table *ts;
         size_t nt;
+        if (!plan__can_see(g->cx->s, dbs[d].name, NULL)) {
+            continue;
+        }
         if (cat->tables(cat->ctx, g->cx->a, dbs[d].name, &ts, &nt, err) != DB_OK) {
             return DB_ERR;
         }
         for (size_t i = 0; i < nt; i++) {
+            if (!plan__can_see(g->cx->s, dbs[d].name, ts[i].name)) {
+                continue;
+            }
             if (fn(g, dbs[d].name, &ts[i], err) != DB_OK) {
                 return DB_ERR;
             }
@@ -528,7 +538,9 @@ gen_user_privileges(plan_vgen *g, db_error *err)
     plan_cat_priv *p;
     size_t n;
     plan_session *s = g->cx->s;
-    if (g->cat->user_privileges(g->cat->ctx, g->cx->a, s->user, s->host, &p, &n, err) != DB_OK) {
+    /* Grants belong to the account (user@account_host), not to the client's host. */
+    if (g->cat->user_privileges(g->cat->ctx, g->cx->a, s->user, s->account_host, &p, &n, err) !=
+        DB_OK) {
         return DB_ERR;
     }
     for (size_t i = 0; i < n; i++) {

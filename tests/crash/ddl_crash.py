@@ -135,9 +135,14 @@ def gen_statements(rnd, n):
             out.append("ALTER TABLE %s.%s RENAME t%d" % (db, t, rnd.randrange(6)))
         elif k < 0.92:
             out.append("DROP DATABASE IF EXISTS %s FORCE" % db)
-        else:
+        elif k < 0.95:
             out.append("ALTER DATABASE %s SET PROPERTIES (\"binlog.ttl_seconds\" = \"%d\")"
                        % (db, rnd.randrange(60, 100000)))
+        elif k < 0.98:
+            # DROP TABLE above (no FORCE) keeps the table in the recycle bin.
+            out.append("RECOVER TABLE %s.%s" % (db, t))
+        else:
+            out.append("TRUNCATE TABLE %s.%s" % (db, t))
     return out
 
 
