@@ -130,6 +130,9 @@ tableref ::= ident_tok(N). { plan_stmt_table(pp, NULL, &N, NULL); }
 tableref ::= ident_tok(N) ident_tok(A). { plan_stmt_table(pp, NULL, &N, &A); }
 tableref ::= ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, NULL, &N, &A); }
 tableref ::= ident_tok(D) DOT ident_tok(N). { plan_stmt_table(pp, &D, &N, NULL); }
+tableref ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N). { plan_ast_catalog(pp, &C); plan_stmt_table(pp, &D, &N, NULL); }
+tableref ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan_ast_catalog(pp, &C); plan_stmt_table(pp, &D, &N, &A); }
+tableref ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_ast_catalog(pp, &C); plan_stmt_table(pp, &D, &N, &A); }
 tableref ::= ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
 tableref ::= ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
 tableref ::= LP select RP as_opt ident_tok. { plan_stmt_unsupported(pp, "subqueries"); }
@@ -397,6 +400,7 @@ ddl_eq_opt ::= EQ.
 
 ddl_tbl ::= ident_tok(N). { plan_ddl_target(pp, NULL, &N); }
 ddl_tbl ::= ident_tok(D) DOT ident_tok(N). { plan_ddl_target(pp, &D, &N); }
+ddl_tbl ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N). { plan_ast_catalog(pp, &C); plan_ddl_target(pp, &D, &N); }
 
 ddl_props_opt ::= .
 ddl_props_opt ::= PROPERTIES LP ddl_proplist RP.

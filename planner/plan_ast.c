@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/mem.h"
 #include "common/strutil.h"
@@ -492,6 +493,16 @@ plan_stmt_select_star(plan_parse *pp, const plan_token *db, const plan_token *qu
     it->star_db = db ? plan__ident_decode(pp->a, db) : NULL;
 }
 
+/* The catalog part of a [catalog.]db.tbl name: only `internal` exists (R11: one node). */
+void
+plan_ast_catalog(plan_parse *pp, const plan_token *ctl)
+{
+    const char *name = plan__ident_decode(pp->a, ctl);
+    if (strcasecmp(name, "internal") != 0 && pp->bad_catalog == NULL) {
+        pp->bad_catalog = name;
+    }
+}
+
 void
 plan_stmt_table(plan_parse *pp, const plan_token *db, const plan_token *name,
                 const plan_token *alias)
@@ -827,6 +838,10 @@ parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi
     }
     if (pp.too_many_params) {
         return db_error_set(err, ER_PS_MANY_PARAM);
+    }
+    if (pp.bad_catalog != NULL) {
+        return db_error_set(err, ER_DORIS,
+                            arena_sprintf(a, "Unknown catalog '%s'", pp.bad_catalog));
     }
     pp.stmt->nparams = (uint16_t)pp.nparams;
     *stmt = pp.stmt;

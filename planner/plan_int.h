@@ -264,14 +264,15 @@ typedef struct plan_parse {
     plan_scope set_scope; /* SET: scope carried to the following assignments */
     bool no_backslash_escapes;
     bool pipes_as_concat;
-    size_t text_len;      /* bytes of the whole query text (>= len) for error quotes */
-    bool in_multi;        /* quote MySQL's way for one statement of a multi-statement text */
-    bool failed;          /* the grammar reported a syntax error or stack overflow */
-    bool overflow;        /* the error was a parser stack overflow */
-    bool allow_params;    /* '?' placeholders are allowed (a statement being prepared) */
-    bool too_many_params; /* more than 65535 placeholders */
-    uint32_t nparams;     /* placeholders numbered so far */
-    plan_token bad;       /* the token at the syntax error */
+    size_t text_len;         /* bytes of the whole query text (>= len) for error quotes */
+    bool in_multi;           /* quote MySQL's way for one statement of a multi-statement text */
+    bool failed;             /* the grammar reported a syntax error or stack overflow */
+    bool overflow;           /* the error was a parser stack overflow */
+    bool allow_params;       /* '?' placeholders are allowed (a statement being prepared) */
+    bool too_many_params;    /* more than 65535 placeholders */
+    uint32_t nparams;        /* placeholders numbered so far */
+    plan_token bad;          /* the token at the syntax error */
+    const char *bad_catalog; /* a catalog.db.tbl name whose catalog is not `internal` */
 } plan_parse;
 
 /* Parse one statement of sql[0..len) into *stmt (allocated in a). ER_PARSE_ERROR,
@@ -332,6 +333,8 @@ const char *plan_ast_ident(plan_parse *pp, const plan_token *t);
 plan_stmt *plan_stmt_begin(plan_parse *pp, plan_stmt_kind kind);
 void plan_stmt_select_item(plan_parse *pp, plan_ast *x, const plan_token *alias, bool is_string);
 void plan_stmt_select_star(plan_parse *pp, const plan_token *db, const plan_token *qual);
+/* The catalog of a catalog.db.tbl name (only `internal` is accepted, checked after parsing). */
+void plan_ast_catalog(plan_parse *pp, const plan_token *ctl);
 void plan_stmt_table(plan_parse *pp, const plan_token *db, const plan_token *name,
                      const plan_token *alias);
 void plan_stmt_order(plan_parse *pp, plan_ast *x, bool desc);

@@ -30,4 +30,10 @@ SELECT * FROM u;
 SELECT id FROM ddl_show.u WHERE id = 1;
 SELECT * FROM nope;
 SELECT current_tso() >= 0 AS tso_is_bigint;
+-- [catalog.]db.tbl: only the internal catalog exists.
+DESC internal.ddl_show.u;
+SHOW CREATE TABLE INTERNAL.ddl_show.u;
+SELECT * FROM internal.ddl_show.u;
+DESC hive.ddl_show.u;
+SELECT * FROM hive.ddl_show.u;
 DROP DATABASE ddl_show FORCE;
