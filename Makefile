@@ -12,7 +12,7 @@ MODULES := common conf catalog storage binlog stream planner protocol server
 
 # ---- Debian packages the build and the tests need (installed by `make deps`) ----
 DEB_PACKAGES := build-essential pkg-config lemon clang-format \
-	libuv1-dev libssl-dev libjemalloc-dev libzstd-dev libcriterion-dev \
+	libuv1-dev libssl-dev libjemalloc-dev libzstd-dev libcriterion-dev libroaring-dev libxxhash-dev \
 	libmariadb-dev mariadb-client openssl \
 	python3 python3-pymysql python3-mysqldb \
 	default-jdk-headless libmariadb-java \
@@ -36,7 +36,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wvla -Wformat=2 -Wimplicit-fallthrough -Wundef -Wno-unused-parameter
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -I$(BUILD)/gen -MMD -MP -pthread $(WARN)
 
-PKGS := libuv libzstd libssl libcrypto
+PKGS := libuv libzstd libssl libcrypto libxxhash
 ifeq ($(MODE),asan)
 OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 MALLOC_LIBS :=
@@ -51,7 +51,7 @@ endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS_ALL = $(BASE_CFLAGS) $(OPT) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = $(PKG_LIBS) $(MALLOC_LIBS) -lm -pthread $(LDLIBS)
+LDLIBS_ALL = $(PKG_LIBS) -lroaring $(MALLOC_LIBS) -lm -pthread $(LDLIBS)
 LDFLAGS_ALL = $(filter -fsanitize=% -fno-omit-frame-pointer,$(OPT)) $(LDFLAGS)
 
 # ---- sources ----
