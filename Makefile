@@ -130,7 +130,8 @@ $(RUNNER): $(patsubst %.c,$(BUILD)/obj/%.o,$(RUNNER_SRCS))
 $(BUILD)/obj/regression/runner/%.o: CFLAGS_ALL += $(shell pkg-config --cflags libmariadb 2>/dev/null)
 
 unit: deps $(TEST_BINS)
-	$(Q)set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t --jobs=2 || exit 1; done
+	$(Q)set -e; export LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp; \
+	for t in $(TEST_BINS); do echo "== $$t"; $$t --jobs=2 || exit 1; done
 
 regress: deps $(BIN) $(RUNNER)
 	$(Q)$(RUNNER) --server $(BIN) --schedule regression/schedule --dir regression \
