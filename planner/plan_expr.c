@@ -11,6 +11,7 @@
 #include "common/strutil.h"
 #include "planner/parse.h"
 
+static int div_by_zero(plan_ectx *cx, plan_value *out);
 static int eval_args2(plan_ectx *cx, const plan_expr *e, plan_value *l, plan_value *r,
                       db_error *err);
 static int eval_arith(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
@@ -373,6 +374,16 @@ plan__compare(plan_ectx *cx, plan_cmp_mode mode, const plan_value *l, const plan
 
 /* ---- evaluation ---- */
 
+/* x / 0, x DIV 0, x MOD 0: NULL with warning 1365, as MySQL (ERROR_FOR_DIVISION_BY_ZERO only
+ * matters for writes). */
+static int
+div_by_zero(plan_ectx *cx, plan_value *out)
+{
+    plan__warn(cx->s, 1365, "Division by 0");
+    *out = plan__v_null();
+    return DB_OK;
+}
+
 static int
 eval_args2(plan_ectx *cx, const plan_expr *e, plan_value *l, plan_value *r, db_error *err)
 {
@@ -486,9 +497,7 @@ eval_divide(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
             return plan__out_of_range(cx, e, "DECIMAL", err);
         }
         if (b == 0) {
-            plan__warn(cx->s, 1365, "Division by 0");
-            *out = plan__v_null();
-            return DB_OK;
+            return div_by_zero(cx, out);
         }
         /* q = a / b at scale S+1, then round to S: a * 10^(S + 1 - sa + sb) / b. */
         int shift = e->t.scale + 1 - sa + sb;
@@ -512,9 +521,7 @@ eval_divide(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     }
     double a = num_double(cx, &l), b = num_double(cx, &r);
     if (b == 0) {
-        plan__warn(cx->s, 1365, "Division by 0");
-        *out = plan__v_null();
-        return DB_OK;
+        return div_by_zero(cx, out);
     }
     double x = a / b;
     if (!isfinite(x)) {
@@ -540,17 +547,13 @@ eval_intdiv(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         __int128 a = l.is_unsigned ? (__int128)l.u : (__int128)l.i;
         __int128 b = r.is_unsigned ? (__int128)r.u : (__int128)r.i;
         if (b == 0) {
-            plan__warn(cx->s, 1365, "Division by 0");
-            *out = plan__v_null();
-            return DB_OK;
+            return div_by_zero(cx, out);
         }
         q = a / b;
     } else {
         double a = num_double(cx, &l), b = num_double(cx, &r);
         if (b == 0) {
-            plan__warn(cx->s, 1365, "Division by 0");
-            *out = plan__v_null();
-            return DB_OK;
+            return div_by_zero(cx, out);
         }
         double x = trunc(a / b);
         if (!(x > -1.8e19 && x < 1.9e19)) {
@@ -587,9 +590,7 @@ eval_mod(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         __int128 a = l.is_unsigned ? (__int128)l.u : (__int128)plan__v_to_int(&l, NULL);
         __int128 b = r.is_unsigned ? (__int128)r.u : (__int128)plan__v_to_int(&r, NULL);
         if (b == 0) {
-            plan__warn(cx->s, 1365, "Division by 0");
-            *out = plan__v_null();
-            return DB_OK;
+            return div_by_zero(cx, out);
         }
         __int128 x = a % b;
         *out = e->t.is_unsigned ? plan__v_uint((uint64_t)x) : plan__v_int((int64_t)x);
@@ -602,18 +603,14 @@ eval_mod(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
             return plan__out_of_range(cx, e, "DECIMAL", err);
         }
         if (b == 0) {
-            plan__warn(cx->s, 1365, "Division by 0");
-            *out = plan__v_null();
-            return DB_OK;
+            return div_by_zero(cx, out);
         }
         *out = plan__v_dec(a % b, sc);
         return DB_OK;
     }
     double a = num_double(cx, &l), b = num_double(cx, &r);
     if (b == 0) {
-        plan__warn(cx->s, 1365, "Division by 0");
-        *out = plan__v_null();
-        return DB_OK;
+        return div_by_zero(cx, out);
     }
     *out = plan__v_double(fmod(a, b));
     return DB_OK;
