@@ -2,6 +2,8 @@
  * Test fixture implementation (see plan_testutil.h). */
 #include "plan_testutil.h"
 
+#include <criterion/criterion.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -192,4 +194,15 @@ int
 tx_err(tx *t, const char *sql)
 {
     return tx_exec(t, sql) == DB_OK ? 0 : t->err.code;
+}
+
+void
+check_all(const pair *p, size_t n)
+{
+    tx *t = tx_new();
+    for (size_t i = 0; i < n; i++) {
+        const char *got = tx_one(t, p[i].sql);
+        cr_expect_str_eq(got, p[i].want, "%s -> [%s], want [%s]", p[i].sql, got, p[i].want);
+    }
+    tx_free(t);
 }

@@ -49,4 +49,13 @@ const char *tx_one(tx *t, const char *sql);
 /* Run sql expecting failure; returns the error code (0 when it succeeded). */
 int tx_err(tx *t, const char *sql);
 
+/* A query and the text of its single cell, for table-driven tests. */
+typedef struct pair {
+    const char *sql;
+    const char *want;
+} pair;
+
+/* Run every p[i].sql on one fresh session and expect p[i].want (Criterion cr_expect). */
+void check_all(const pair *p, size_t n);
+
 #endif

@@ -6,22 +6,6 @@
 
 #include "plan_testutil.h"
 
-typedef struct {
-    const char *sql;
-    const char *want;
-} pair;
-
-static void
-check_all(const pair *p, size_t n)
-{
-    tx *t = tx_new();
-    for (size_t i = 0; i < n; i++) {
-        const char *got = tx_one(t, p[i].sql);
-        cr_expect_str_eq(got, p[i].want, "%s -> [%s], want [%s]", p[i].sql, got, p[i].want);
-    }
-    tx_free(t);
-}
-
 Test(plan_casefold, upper_lower_non_ascii)
 {
     static const pair p[] = {
