@@ -2,18 +2,38 @@
 /* SPDX-License-Identifier: Apache-2.0
  * libFuzzer harness for the SQL front end: splits arbitrary input into statements with
  * plan_statement_split and runs each through plan_execute on a fresh session (no hooks, so
- * KILL / SHOW PROCESSLIST fail cleanly). Inputs that mention SLEEP are skipped so that one
- * input cannot stall the fuzzer. */
+ * KILL / SHOW PROCESSLIST fail cleanly). The session has a real durable catalog in a temporary
+ * directory (created once per fuzzing process), so DDL, SHOW and information_schema paths run
+ * too; the user is root, so every privilege check passes. Inputs that mention SLEEP are skipped
+ * so that one input cannot stall the fuzzer. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "catalog/catalog.h"
 #include "common/arena.h"
 #include "common/mem.h"
 #include "planner/planner.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* One catalog for the whole fuzzing process: opening one per input would dominate the run. */
+static cat_meta *
+fuzz_catalog(void)
+{
+    static cat_meta *meta;
+    if (meta == NULL) {
+        char dir[] = "/tmp/rivulet-fuzz-catalog.XXXXXX";
+        db_error err;
+        db_error_clear(&err);
+        if (mkdtemp(dir) != NULL) {
+            meta = cat_meta_open(dir, NULL, &err);
+        }
+    }
+    return meta;
+}
 
 static int
 sink_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err)
@@ -65,9 +85,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&si, 0, sizeof si);
     si.version = "5.7.99-fuzz";
     si.max_allowed_packet = 1 << 20;
+    si.meta = fuzz_catalog();
     plan_server *srv = plan_server_new(&si);
     plan_session_init ss = {
-            .conn_id = 1, .user = "fuzz", .host = "127.0.0.1", .db = NULL, .collation = 45};
+            .conn_id = 1, .user = "root", .host = "127.0.0.1", .db = NULL, .collation = 45};
     plan_session *s = plan_session_new(srv, &ss);
     arena *a = arena_new(0);
     plan_sink sink = {NULL, sink_columns, sink_row};

@@ -1,0 +1,1 @@
+CREATE DATABASE d1; CREATE TABLE d1.t (k BIGINT NOT NULL, v VARCHAR(20) DEFAULT "x" COMMENT 'c', d DECIMAL(10,2)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 3 PROPERTIES ("binlog.enable"="true","binlog.format"="ROW","binlog.need_historical_value"="true")

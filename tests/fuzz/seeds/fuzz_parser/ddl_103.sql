@@ -1,0 +1,1 @@
+ALTER TABLE d1.t ADD COLUMN c INT DEFAULT "0" AFTER v, DROP COLUMN d, MODIFY COMMENT 'x', SET ("binlog.ttl_seconds" = "60")

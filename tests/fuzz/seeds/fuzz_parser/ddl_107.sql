@@ -1,0 +1,1 @@
+SELECT /*+ SET_VAR(batch_size=1, sql_select_limit=2) */ table_name FROM information_schema.tables WHERE table_schema = 'd1' ORDER BY 1 DESC LIMIT 1, 2

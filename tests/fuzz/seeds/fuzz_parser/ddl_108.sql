@@ -1,0 +1,1 @@
+ALTER DATABASE d1 SET PROPERTIES ("binlog.enable"="true","binlog.format"="ROW","binlog.ttl_seconds"="1"); CREATE TABLE d1.x LIKE d1.t; SHOW CREATE DATABASE d1
