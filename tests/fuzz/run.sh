@@ -26,7 +26,7 @@ CC=${FUZZ_CC:-clang}
 CFLAGS=(-std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-omit-frame-pointer
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
     -Wall -Wextra -Wno-unused-parameter)
-PKGS="libuv libzstd libssl libcrypto"
+PKGS="libuv libzstd libssl libcrypto libxxhash"
 
 if ! command -v "$CC" >/dev/null 2>&1; then
     echo "fuzz: $CC not found; as root run:"
@@ -56,7 +56,7 @@ for p in $PKGS; do
         libs+=("${more[@]}")
     fi
 done
-libs+=(-lm -pthread)
+libs+=(-lroaring -lm -pthread)
 
 # Print the .c files of the modules named on the harness's FUZZ_SOURCES line.
 sources_of() {

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * storage: the public API of the storage module (tablets, rowsets, columnar segments, the
+ * merge-on-write primary-key index and versioned delete bitmaps). Other modules include only
+ * this header. Each building block has its own section below. See storage/README.md §Formats. */
+#ifndef STORAGE_STORAGE_H
+#define STORAGE_STORAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog/catalog.h"
+#include "common/arena.h"
+#include "common/buf.h"
+#include "common/db_error.h"
+
+/* ==== primary-key index and delete bitmaps ==== */
+/* Locking (see storage/README.md §Threads and blocking). Neither stor_dbm nor stor_pkindex
+ * locks anything itself. Each tablet owns one of each, guarded by the tablet's MoW lock (a
+ * pthread_rwlock_t in the tablet):
+ *   - every mutating call (mark, apply, collapse, drop, upsert, delete, rebuild, clear) runs with
+ *     the lock held exclusively, by the one writer of the tablet at that time (flush, publish,
+ *     replay or compaction);
+ *   - every reading call runs with the lock held (shared is enough). A scan copies what it needs
+ *     (stor_dbm_merged) under the lock at statement start and then reads without it, so writers
+ *     never wait for a scan to finish. */
+
+/* Location of one row: rowset id (unique per tablet), segment number in the rowset and row
+ * ordinal in the segment. A plain value. */
+typedef struct stor_rowloc {
+    uint64_t rowset_id;  /* rowset id, unique within the tablet */
+    uint32_t segment_id; /* segment number within the rowset, from 0 */
+    uint32_t row;        /* row ordinal within the segment, from 0 */
+} stor_rowloc;
+
+/* ---- versioned delete bitmaps ---- */
+
+/* Per-tablet delete bitmaps: (rowset, segment) -> list of (version, set of row ordinals deleted at
+ * that version), versions ascending. A read at version v sees marks with version <= v only (I2). */
+typedef struct stor_dbm stor_dbm;
+
+/* A CRoaring bitmap; include <roaring/roaring.h> to use one. */
+struct roaring_bitmap_s;
+
+/* New empty delete-bitmap set. Heap object, free with stor_dbm_free. Never NULL. */
+stor_dbm *stor_dbm_new(void);
+/* Free dbm and every bitmap it holds. NULL is fine. */
+void stor_dbm_free(stor_dbm *dbm);
+
+/* Mark rows[0..nrows) of (rowset_id, segment_id) deleted at version. version must be >= every
+ * version already recorded for that segment (a commit's version; versions only increase);
+ * violating that is a bug (DB_ASSERT). Copies rows. Exclusive lock. */
+void stor_dbm_mark(stor_dbm *dbm, uint64_t rowset_id, uint32_t segment_id, const uint32_t *rows,
+                   size_t nrows, uint64_t version);
+
+/* True when row of (rowset_id, segment_id) carries a mark with version <= read_version. Shared
+ * lock. O(log segments + versions of that segment). */
+bool stor_dbm_is_deleted(const stor_dbm *dbm, uint64_t rowset_id, uint32_t segment_id, uint32_t row,
+                         uint64_t read_version);
+
+/* The union of the marks of (rowset_id, segment_id) with version <= read_version, as a new heap
+ * roaring bitmap owned by the caller (roaring_bitmap_free). Empty when there are none; never
+ * NULL. Shared lock; the result is a copy and stays valid after the lock is released. */
+struct roaring_bitmap_s *stor_dbm_merged(const stor_dbm *dbm, uint64_t rowset_id,
+                                         uint32_t segment_id, uint64_t read_version);
+
+/* Number of rows of (rowset_id, segment_id) deleted as of read_version. Shared lock. */
+uint64_t stor_dbm_count(const stor_dbm *dbm, uint64_t rowset_id, uint32_t segment_id,
+                        uint64_t read_version);
+
+/* Append to out the marks whose version is in [min_version, max_version], in the format of
+ * storage/README.md §"Delete-bitmap additions" (CRC32C-protected). [v, v] is one commit's
+ * additions (edit-log record); [0, UINT64_MAX] is the whole set (checkpoint image). Shared lock.
+ * Cannot fail. */
+void stor_dbm_encode(const stor_dbm *dbm, uint64_t min_version, uint64_t max_version, buf *out);
+
+/* Decode p[0..len) (written by stor_dbm_encode) and add its marks to dbm. Bounds-checked: corrupt,
+ * truncated or trailing bytes, or a mark older than what dbm already holds for that segment, fail
+ * with ER_STOR_BITMAP_CORRUPT and leave dbm unchanged (all or nothing). Exclusive lock. */
+int stor_dbm_apply(stor_dbm *dbm, const uint8_t *p, size_t len, db_error *err);
+
+/* Compaction helper: for every segment, merge all marks with version <= upto_version into one
+ * mark labelled with the highest of those versions. Reads at versions >= upto_version give the
+ * same answers as before; older snapshots become unreadable, so the caller must know that no
+ * reader holds one. Exclusive lock. */
+void stor_dbm_collapse(stor_dbm *dbm, uint64_t upto_version);
+
+/* Compaction helpers: forget every mark of one segment / of every segment of one rowset (after
+ * compaction replaced it). Return true when something was dropped. Exclusive lock. */
+bool stor_dbm_drop_segment(stor_dbm *dbm, uint64_t rowset_id, uint32_t segment_id);
+bool stor_dbm_drop_rowset(stor_dbm *dbm, uint64_t rowset_id);
+
+/* Number of segments with marks, and heap bytes held (approximate). Shared lock. */
+size_t stor_dbm_nsegments(const stor_dbm *dbm);
+size_t stor_dbm_memory(const stor_dbm *dbm);
+
+/* ---- memcomparable key encoding ---- */
+/* A primary key is a tuple of column values encoded so that memcmp order (shorter wins on a
+ * common prefix) equals SQL order, column by column. Every value is a marker byte (0x00 NULL,
+ * 0x01 not NULL; NULL sorts first) followed, when not NULL, by its body (README §"Key
+ * encoding"). Encoded values are prefix-free, so columns simply concatenate. Append to out;
+ * cannot fail. Any thread. */
+void stor_key_put_null(buf *out);
+/* TINYINT..BIGINT, BOOLEAN: 8 bytes big-endian with the sign bit flipped. */
+void stor_key_put_int(buf *out, int64_t v);
+/* LARGEINT and DECIMAL128 (unscaled): the 128-bit two's-complement value hi:lo, 16 bytes. */
+void stor_key_put_int128(buf *out, int64_t hi, uint64_t lo);
+/* DECIMAL32/64: the unscaled integer (the column's scale is fixed, so it is not encoded). */
+void stor_key_put_decimal(buf *out, int64_t unscaled);
+/* CHAR/VARCHAR/STRING, compared bytewise: bytes with 0x00 escaped as 0x00 0xFF, then 0x00 0x01. */
+void stor_key_put_string(buf *out, const void *s, size_t len);
+/* DATE (year 0..9999, month 1..12, day 1..31): Doris DATEV2 packing, 4 bytes big-endian. */
+void stor_key_put_date(buf *out, int year, int month, int day);
+/* DATETIME (microseconds 0..999999): Doris DATETIMEV2 packing, 8 bytes big-endian. */
+void stor_key_put_datetime(buf *out, int year, int month, int day, int hour, int minute, int second,
+                           int microsecond);
+
+/* ---- merge-on-write primary-key index ---- */
+
+/* Per-tablet hash index: encoded primary key -> latest row location and the version that wrote
+ * it. Keys are copied into the index's own slab. Point operations are O(1) expected (I3). */
+typedef struct stor_pkindex stor_pkindex;
+
+#define STOR_PK_MAX_KEY 65535 /* longest encoded key, in bytes */
+
+/* One (key, location) pair, for rebuild and iteration. key points into caller memory (rebuild)
+ * or into the index (iteration, valid until the next mutating call). */
+typedef struct stor_pk_item {
+    const uint8_t *key; /* encoded key bytes */
+    size_t keylen;      /* 1..STOR_PK_MAX_KEY */
+    stor_rowloc loc;    /* latest location of the key */
+    uint64_t version;   /* version of the commit that wrote loc */
+} stor_pk_item;
+
+/* New empty index. Heap object, free with stor_pkindex_free. Never NULL. */
+stor_pkindex *stor_pkindex_new(void);
+/* Free the index and its keys. NULL is fine. */
+void stor_pkindex_free(stor_pkindex *pk);
+
+/* Find key. On a hit fill *loc and *version (either may be NULL) and return true. Lock held. */
+bool stor_pkindex_lookup(const stor_pkindex *pk, const void *key, size_t keylen, stor_rowloc *loc,
+                         uint64_t *version);
+
+/* Point key at loc, written at version (>= the key's current version; DB_ASSERT). When the key
+ * existed, *existed = true and *prev (may be NULL) gets its old location, which the caller marks
+ * in the delete bitmap; else *existed = false. Copies key. Returns DB_OK, or DB_ERR with
+ * ER_TOO_LONG_KEY when keylen is 0 or > STOR_PK_MAX_KEY. Exclusive lock. */
+int stor_pkindex_upsert(stor_pkindex *pk, const void *key, size_t keylen, stor_rowloc loc,
+                        uint64_t version, stor_rowloc *prev, bool *existed, db_error *err);
+
+/* Remove key, deleted at version (>= the key's current version; DB_ASSERT). Returns true and
+ * fills *prev (may be NULL) when the key existed; false otherwise. Exclusive lock. */
+bool stor_pkindex_delete(stor_pkindex *pk, const void *key, size_t keylen, uint64_t version,
+                         stor_rowloc *prev);
+
+/* Call fn(item, arg) for every key, in no particular order, until fn returns false. fn must not
+ * modify the index. Returns false when fn stopped the walk. Lock held. */
+typedef bool (*stor_pkindex_visit_fn)(const stor_pk_item *item, void *arg);
+bool stor_pkindex_foreach(const stor_pkindex *pk, stor_pkindex_visit_fn fn, void *arg);
+
+/* Replace the contents with items[0..n) (restart: keys read back from the segments). When a key
+ * repeats, the item with the higher version wins (the later one on a tie). Copies the keys.
+ * Returns DB_OK, or DB_ERR with ER_TOO_LONG_KEY (the index is then empty). Exclusive lock. */
+int stor_pkindex_rebuild(stor_pkindex *pk, const stor_pk_item *items, size_t n, db_error *err);
+
+/* Remove every key; keeps the allocated table. Exclusive lock. */
+void stor_pkindex_clear(stor_pkindex *pk);
+
+/* Number of keys, and heap bytes held by the index (table, entries, key slab). Lock held. */
+size_t stor_pkindex_count(const stor_pkindex *pk);
+size_t stor_pkindex_memory(const stor_pkindex *pk);
+/* ==== end primary-key index and delete bitmaps ==== */
+
+/* ==== segments ==== */
+/* A segment file holds the rows of one flush of one tablet, column by column: typed pages
+ * (plain, frame-of-reference bit-packed, dictionary) compressed with zstd, a page directory per
+ * column with zone maps, a short-key index and a CRC-protected footer. Written once through a
+ * stor_segment_writer, then read-only. Layout: README.md §Formats "Segment file". */
+
+typedef __int128 stor_i128; /* DECIMAL (scaled by 10^scale) and LARGEINT values */
+
+/* How a column's values sit in memory (stor_vec) and in pages. */
+typedef enum stor_vec_kind {
+    STOR_VEC_I64 = 1,  /* BOOLEAN, TINYINT..BIGINT; DATE as days since 1970-01-01; DATETIME as
+                        * microseconds since 1970-01-01 00:00:00 */
+    STOR_VEC_F64 = 2,  /* FLOAT (widened) and DOUBLE */
+    STOR_VEC_I128 = 3, /* DECIMAL(p,s) scaled by 10^s (s from the column's cat_type); LARGEINT */
+    STOR_VEC_BYTES = 4 /* CHAR, VARCHAR, STRING: byte strings, no terminator */
+} stor_vec_kind;
+
+/* A column vector of n rows: the unit the writer takes and the reader returns. Exactly one value
+ * array is used, picked by kind; the others are NULL. nulls is a bitmap over rows, LSB first
+ * (bit r of byte r/8 set = row r is NULL; the planner's plan_vec uses the same convention), or
+ * NULL when no row is NULL. A NULL row's value slot holds 0 (strings: length 0) on read and is
+ * ignored on write. Strings: row r is data[offs[r] .. offs[r+1]), offs has n + 1 entries,
+ * offs[0] == 0, non-decreasing. Converting to a planner batch is a pointer copy for numbers and one
+ * pass building (pointer, length) pairs into data for strings. The struct does not own its
+ * arrays: the reader allocates them in the caller's arena, the writer only reads them. */
+typedef struct stor_vec {
+    stor_vec_kind kind;
+    uint32_t n;      /* rows */
+    uint8_t *nulls;  /* (n + 7) / 8 bytes, or NULL = no NULLs */
+    int64_t *i64;    /* STOR_VEC_I64: n values */
+    double *f64;     /* STOR_VEC_F64: n values */
+    stor_i128 *i128; /* STOR_VEC_I128: n values */
+    uint64_t *offs;  /* STOR_VEC_BYTES: n + 1 byte offsets into data */
+    uint8_t *data;   /* STOR_VEC_BYTES: offs[n] bytes */
+} stor_vec;
+
+/* True when row r of v is NULL. */
+static inline bool
+stor_vec_is_null(const stor_vec *v, uint32_t r)
+{
+    return v->nulls != NULL && (v->nulls[r >> 3] >> (r & 7)) & 1;
+}
+
+/* The vector kind a column type is stored as; 0 for types storage cannot hold (JSON, ARRAY,
+ * MAP, VARIANT, INVALID). */
+stor_vec_kind stor_vec_kind_of(const cat_type *t);
+
+/* Longest string prefix a zone map keeps for min and max (bytes). */
+#define STOR_ZONE_STR_MAX 31
+
+/* Min / max / counts of a page or a whole column; a plain value (copy freely). Only the fields of
+ * the column's kind are meaningful. NULLs are not counted in min/max; NaN doubles are skipped.
+ * Strings keep at most STOR_ZONE_STR_MAX bytes: a truncated min is still a lower bound; when
+ * max_truncated is set every value v satisfies prefix(v, max_len) <= max_str. */
+typedef struct stor_zone {
+    uint64_t nrows;      /* rows, NULLs included */
+    uint64_t null_count; /* NULL rows */
+    bool has_minmax;     /* false when no row has a (non-NaN) value */
+    bool max_truncated;  /* bytes: max_str is a prefix of the true max */
+    int64_t min_i64, max_i64;
+    double min_f64, max_f64;
+    stor_i128 min_i128, max_i128;
+    uint8_t min_len, max_len; /* bytes used of min_str / max_str */
+    uint8_t min_str[STOR_ZONE_STR_MAX];
+    uint8_t max_str[STOR_ZONE_STR_MAX];
+} stor_zone;
+
+/* One column of a segment, as given to the writer and reported by the reader. */
+typedef struct stor_column_desc {
+    uint32_t uid;  /* the column's unique id in the catalog (survives renames) */
+    cat_type type; /* its type; must map to a stor_vec_kind */
+    bool is_key;   /* a key column; the first key column feeds the short-key index */
+    bool nullable; /* false: the writer rejects NULLs in this column */
+} stor_column_desc;
+
+/* Writer options; zero fields take the defaults. */
+typedef struct stor_segment_opts {
+    uint32_t page_bytes;    /* target value bytes per page; default 65536, at most 64 MiB */
+    uint32_t max_page_rows; /* hard cap of rows per page; default 65536, at most 1 << 20 */
+    int zstd_level;         /* default 3 */
+    bool no_fsync;          /* tests and benchmarks only: skip fsync at finish */
+} stor_segment_opts;
+
+/* What finish reports. zones is a heap array of ncols entries, freed by
+ * stor_segment_info_destroy. */
+typedef struct stor_segment_info {
+    uint64_t rows;       /* rows in the file */
+    uint64_t file_bytes; /* size of the file on disk */
+    uint32_t ncols;
+    stor_zone *zones; /* per column, over the whole segment */
+} stor_segment_info;
+
+void stor_segment_info_destroy(stor_segment_info *info);
+
+typedef struct stor_segment_writer stor_segment_writer;
+
+/* Create path.tmp and a writer for ncols columns described by cols[] (copied). Returns NULL with
+ * ER_IO_ERROR when the file cannot be created, ER_STOR_BAD_COLUMN for a type storage cannot hold.
+ * The caller owns the writer until finish or abort. Blocks on file I/O: run on a worker. */
+stor_segment_writer *stor_segment_writer_open(const char *path, uint32_t ncols,
+                                              const stor_column_desc *cols,
+                                              const stor_segment_opts *opts, db_error *err);
+
+/* Append one batch: cols[0..ncols) in descriptor order, all with the same n and the column's kind.
+ * Values are copied; the caller keeps cols. Full pages are encoded, compressed and written as
+ * they fill. Returns DB_OK, or DB_ERR (ER_STOR_BAD_COLUMN for a NULL in a NOT NULL column, a
+ * kind/n mismatch or a string over 64 MiB; ER_IO_ERROR on a write failure); after DB_ERR only
+ * abort is allowed. Blocks on file I/O. */
+int stor_segment_writer_append(stor_segment_writer *w, const stor_vec *cols, db_error *err);
+
+/* Flush the last pages, write the directories, the short-key index, the footer and the trailer,
+ * fsync, rename path.tmp to path and fsync the directory. Fills *info (may be NULL). Frees w in
+ * every case; on DB_ERR (ER_IO_ERROR) path.tmp is removed and path is untouched. */
+int stor_segment_writer_finish(stor_segment_writer *w, stor_segment_info *info, db_error *err);
+
+/* Drop the writer and remove path.tmp. NULL is fine. */
+void stor_segment_writer_abort(stor_segment_writer *w);
+
+typedef struct stor_segment_reader stor_segment_reader;
+
+/* Where one page sits in its column: the ordinal index entry plus its zone map. */
+typedef struct stor_page_info {
+    uint64_t first_row; /* ordinal of the page's first row in the segment */
+    uint32_t nrows;
+    stor_zone zone;
+} stor_page_info;
+
+/* Open a segment file: checks the trailer, the footer CRC and every page directory (CRC,
+ * contiguous ordinals, offsets inside the data area). Returns a heap reader (owns an fd) or NULL
+ * with ER_IO_ERROR (cannot open/read) or ER_STOR_CORRUPT (names the file and offset). Pages are
+ * checked when read. Blocks on file I/O. */
+stor_segment_reader *stor_segment_reader_open(const char *path, db_error *err);
+void stor_segment_reader_close(stor_segment_reader *r);
+
+uint64_t stor_segment_reader_rows(const stor_segment_reader *r);
+uint32_t stor_segment_reader_ncols(const stor_segment_reader *r);
+/* Descriptor of column col (< ncols); points into r. */
+const stor_column_desc *stor_segment_reader_column(const stor_segment_reader *r, uint32_t col);
+/* Index of the column with unique id uid, or -1. */
+int stor_segment_reader_find_uid(const stor_segment_reader *r, uint32_t uid);
+uint32_t stor_segment_reader_npages(const stor_segment_reader *r, uint32_t col);
+/* Ordinal entry and zone map of page `page` of column col (for pruning); points into r. */
+const stor_page_info *stor_segment_reader_page(const stor_segment_reader *r, uint32_t col,
+                                               uint32_t page);
+/* Zone map of a whole column (merged from its pages). */
+stor_zone stor_segment_reader_zone(const stor_segment_reader *r, uint32_t col);
+
+/* Decode page `page` of column col into *out, arrays in arena a. DB_ERR with ER_STOR_CORRUPT
+ * (file, offset, reason) on a CRC mismatch or malformed page, ER_IO_ERROR on a read failure. */
+int stor_segment_read_page(stor_segment_reader *r, uint32_t col, uint32_t page, arena *a,
+                           stor_vec *out, db_error *err);
+
+/* Rows [from, to) of column col into *out (arena a); from <= to <= rows. Errors as read_page. */
+int stor_segment_read_rows(stor_segment_reader *r, uint32_t col, uint64_t from, uint64_t to,
+                           arena *a, stor_vec *out, db_error *err);
+
+/* Rows [from, to) of the ncols columns cols[] into outs[0..ncols) (arena a); only those columns'
+ * pages are read. Errors as read_page. */
+int stor_segment_read_columns(stor_segment_reader *r, const uint32_t *cols, uint32_t ncols,
+                              uint64_t from, uint64_t to, arena *a, stor_vec *outs, db_error *err);
+
+/* A key bound for the short-key index: the field of the first key column's kind is used. */
+typedef struct stor_key {
+    int64_t i64;
+    double f64;
+    stor_i128 i128;
+    const uint8_t *str;
+    size_t len;
+} stor_key;
+
+/* Short-key index lookup for a segment sorted by its key columns: the row range [*from, *to)
+ * that holds every row whose first key column lies in [lo, hi] (either bound may be NULL =
+ * unbounded). The range is page-granular, so it may hold other rows too. Without key columns the
+ * range is the whole segment. Never fails. */
+void stor_segment_key_range(const stor_segment_reader *r, const stor_key *lo, const stor_key *hi,
+                            uint64_t *from, uint64_t *to);
+/* ==== end segments ==== */
+
+#endif /* STORAGE_STORAGE_H */

@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * Unit tests of the segment page codec (storage/stor_page.c): every encoding round-trips edge
+ * values, the smallest encoding is chosen, zone maps are right, and malformed pages are rejected
+ * with a reason instead of a crash. White-box: includes storage/stor_int.h. */
+#include <criterion/criterion.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/arena.h"
+#include "common/buf.h"
+#include "common/mem.h"
+#include "storage/stor_int.h"
+
+/* ---- helpers ---- */
+
+static stor_vec
+vec_i64(arena *a, const int64_t *vals, const bool *is_null, uint32_t n)
+{
+    stor_vec v = {.kind = STOR_VEC_I64, .n = n};
+    v.i64 = arena_alloc(a, (size_t)n * 8 + 1);
+    memcpy(v.i64, vals, (size_t)n * 8);
+    if (is_null != NULL) {
+        v.nulls = arena_calloc(a, 1, (n + 7) / 8 + 1);
+        for (uint32_t i = 0; i < n; i++) {
+            if (is_null[i]) {
+                v.nulls[i / 8] |= (uint8_t)(1u << (i % 8));
+            }
+        }
+    }
+    return v;
+}
+
+/* Strings from (pointer, length) pairs; a NULL pointer is a NULL row. */
+static stor_vec
+vec_bytes(arena *a, const char *const *s, const size_t *lens, uint32_t n)
+{
+    stor_vec v = {.kind = STOR_VEC_BYTES, .n = n};
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        total += s[i] != NULL ? lens[i] : 0;
+    }
+    v.offs = arena_alloc(a, ((size_t)n + 1) * 8);
+    v.data = arena_alloc(a, total + 1);
+    v.nulls = arena_calloc(a, 1, (n + 7) / 8 + 1);
+    v.offs[0] = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t l = 0;
+        if (s[i] == NULL) {
+            v.nulls[i / 8] |= (uint8_t)(1u << (i % 8));
+        } else {
+            l = lens[i];
+            memcpy(v.data + v.offs[i], s[i], l);
+        }
+        v.offs[i + 1] = v.offs[i] + l;
+    }
+    return v;
+}
+
+/* Encode all rows of v, decode, and return the decoded vector; *enc gets the encoding. */
+static stor_vec
+round_trip(arena *a, const stor_vec *v, uint8_t *enc, stor_zone *zone, size_t *enc_len)
+{
+    buf b;
+    buf_init(&b);
+    stor__page_encode(v, 0, v->n, &b, enc, zone);
+    stor_vec out;
+    const char *why =
+            stor__page_decode(v->kind, b.data, b.len, v->n, (uint32_t)zone->null_count, a, &out);
+    cr_assert_null(why, "decode failed: %s", why);
+    if (enc_len != NULL) {
+        *enc_len = b.len;
+    }
+    buf_destroy(&b);
+    return out;
+}
+
+static void
+assert_same(const stor_vec *x, const stor_vec *y)
+{
+    cr_assert_eq(x->kind, y->kind);
+    cr_assert_eq(x->n, y->n);
+    for (uint32_t i = 0; i < x->n; i++) {
+        bool xn = stor_vec_is_null(x, i), yn = stor_vec_is_null(y, i);
+        cr_assert_eq(xn, yn, "row %u null %d vs %d", i, xn, yn);
+        if (xn) {
+            continue;
+        }
+        switch (x->kind) {
+        case STOR_VEC_I64:
+            cr_assert_eq(x->i64[i], y->i64[i], "row %u: %lld vs %lld", i, (long long)x->i64[i],
+                         (long long)y->i64[i]);
+            break;
+        case STOR_VEC_F64:
+            cr_assert_eq(memcmp(&x->f64[i], &y->f64[i], 8), 0, "row %u", i);
+            break;
+        case STOR_VEC_I128:
+            cr_assert(x->i128[i] == y->i128[i], "row %u", i);
+            break;
+        case STOR_VEC_BYTES: {
+            uint64_t lx = x->offs[i + 1] - x->offs[i], ly = y->offs[i + 1] - y->offs[i];
+            cr_assert_eq(lx, ly, "row %u length", i);
+            cr_assert_eq(memcmp(x->data + x->offs[i], y->data + y->offs[i], lx), 0, "row %u", i);
+            break;
+        }
+        }
+    }
+}
+
+/* ---- integers ---- */
+
+Test(stor_page, i64_extremes_plain)
+{
+    arena *a = arena_new(0);
+    int64_t vals[] = {INT64_MIN, INT64_MAX, 0, -1, 1, 42, INT64_MIN, 7};
+    bool nulls[] = {false, false, true, false, false, false, false, true};
+    stor_vec v = vec_i64(a, vals, nulls, 8);
+    uint8_t enc;
+    stor_zone z;
+    stor_vec out = round_trip(a, &v, &enc, &z, NULL);
+    assert_same(&v, &out);
+    cr_assert_eq(enc, STOR_ENC_PLAIN, "full 64-bit range must be plain");
+    cr_assert_eq(z.null_count, 2);
+    cr_assert_eq(z.nrows, 8);
+    cr_assert(z.has_minmax);
+    cr_assert_eq(z.min_i64, INT64_MIN);
+    cr_assert_eq(z.max_i64, INT64_MAX);
+    cr_assert_eq(out.i64[2], 0, "NULL slot reads as 0");
+    arena_free(a);
+}
+
+Test(stor_page, i64_small_range_bitpacked)
+{
+    arena *a = arena_new(0);
+    enum { N = 5000 };
+    int64_t *vals = mem_alloc(N * sizeof *vals);
+    for (int i = 0; i < N; i++) {
+        vals[i] = 1000000 + (i * 7919) % 1000;
+    }
+    stor_vec v = vec_i64(a, vals, NULL, N);
+    uint8_t enc;
+    stor_zone z;
+    size_t len;
+    stor_vec out = round_trip(a, &v, &enc, &z, &len);
+    assert_same(&v, &out);
+    cr_assert_eq(enc, STOR_ENC_FOR);
+    cr_assert_lt(len, (size_t)N * 2, "10-bit values must pack (got %zu bytes)", len);
+    cr_assert_eq(z.min_i64, 1000000);
+    cr_assert_eq(z.max_i64, 1000999);
+    cr_assert_null(out.nulls);
+    mem_free(vals);
+    arena_free(a);
+}
+
+Test(stor_page, i64_every_bit_width)
+{
+    arena *a = arena_new(0);
+    for (unsigned w = 1; w <= 64; w++) {
+        enum { N = 67 };
+        int64_t vals[N];
+        uint64_t span = w == 64 ? UINT64_MAX : (1ull << w) - 1;
+        for (int i = 0; i < N; i++) {
+            uint64_t d = (uint64_t)i * 0x9E3779B97F4A7C15ull & span;
+            vals[i] = (int64_t)((uint64_t)INT64_MIN + d);
+        }
+        vals[0] = INT64_MIN;
+        vals[1] = (int64_t)((uint64_t)INT64_MIN + span);
+        stor_vec v = vec_i64(a, vals, NULL, N);
+        uint8_t enc;
+        stor_zone z;
+        stor_vec out = round_trip(a, &v, &enc, &z, NULL);
+        assert_same(&v, &out);
+        if (w < 56) {
+            cr_assert_eq(enc, STOR_ENC_FOR, "width %u", w);
+        }
+    }
+    arena_free(a);
+}
+
+Test(stor_page, i64_all_equal_is_width_zero)
+{
+    arena *a = arena_new(0);
+    enum { N = 10000 };
+    int64_t *vals = mem_alloc(N * sizeof *vals);
+    for (int i = 0; i < N; i++) {
+        vals[i] = -123456789;
+    }
+    stor_vec v = vec_i64(a, vals, NULL, N);
+    uint8_t enc;
+    stor_zone z;
+    size_t len;
+    stor_vec out = round_trip(a, &v, &enc, &z, &len);
+    assert_same(&v, &out);
+    cr_assert_eq(enc, STOR_ENC_FOR);
+    cr_assert_eq(len, STOR_PAGE_HEADER_SIZE + 16, "no packed bytes for equal values");
+    cr_assert_eq(z.min_i64, -123456789);
+    cr_assert_eq(z.max_i64, -123456789);
+    mem_free(vals);
+    arena_free(a);
+}
+
+Test(stor_page, i64_all_null)
+{
+    arena *a = arena_new(0);
+    int64_t vals[20] = {0};
+    bool nulls[20];
+    for (int i = 0; i < 20; i++) {
+        nulls[i] = true;
+        vals[i] = i * 1000;
+    }
+    stor_vec v = vec_i64(a, vals, nulls, 20);
+    uint8_t enc;
+    stor_zone z;
+    stor_vec out = round_trip(a, &v, &enc, &z, NULL);
+    assert_same(&v, &out);
+    cr_assert_eq(z.null_count, 20);
+    cr_assert_not(z.has_minmax);
+    for (int i = 0; i < 20; i++) {
+        cr_assert_eq(out.i64[i], 0);
+    }
+    arena_free(a);
+}
+
+/* ---- doubles and decimals ---- */
+
+Test(stor_page, f64_specials)
+{
+    arena *a = arena_new(0);
+    double vals[] = {0.0, -0.0, DBL_MAX, -DBL_MAX, DBL_MIN, INFINITY, -INFINITY, NAN, 3.25, 1e-300};
+    stor_vec v = {.kind = STOR_VEC_F64, .n = 10, .f64 = vals};
+    uint8_t enc;
+    stor_zone z;
+    stor_vec out = round_trip(a, &v, &enc, &z, NULL);
+    assert_same(&v, &out);
+    cr_assert_eq(enc, STOR_ENC_PLAIN);
+    cr_assert(z.min_f64 == -INFINITY && z.max_f64 == INFINITY, "NaN is skipped in zone maps");
+    arena_free(a);
+}
+
+Test(stor_page, i128_decimal_extremes)
+{
+    arena *a = arena_new(0);
+    stor_i128 big = 1;
+    for (int i = 0; i < 38; i++) {
+        big *= 10;
+    }
+    big -= 1; /* 10^38 - 1, DECIMAL(38) max */
+    stor_i128 vals[] = {big, -big, 0, 1, -1, (stor_i128)INT64_MIN * 3, 12345};
+    uint8_t nulls[1] = {0x40}; /* row 6 NULL */
+    stor_vec v = {.kind = STOR_VEC_I128, .n = 7, .i128 = vals, .nulls = nulls};
+    uint8_t enc;
+    stor_zone z;
+    stor_vec out = round_trip(a, &v, &enc, &z, NULL);
+    assert_same(&v, &out);
+    cr_assert(z.min_i128 == -big && z.max_i128 == big);
+    cr_assert_eq(z.null_count, 1);
+    arena_free(a);
+}
+
+/* ---- strings ---- */
+
+Test(stor_page, bytes_empty_null_and_1mib)
+{
+    arena *a = arena_new(0);
+    size_t big = 1u << 20;
+    char *huge = mem_alloc(big);
+    for (size_t i = 0; i < big; i++) {
+        huge[i] = (char)('a' + i % 26);
+    }
+    const char *s[] = {"", NULL, huge, "x", "", "\0\xff", NULL};
+    size_t lens[] = {0, 0, big, 1, 0, 2, 0};
+    stor_vec v = vec_bytes(a, s, lens, 7);
+    uint8_t enc;
+    stor_zone z;
+    stor_vec out = round_trip(a, &v, &enc, &z, NULL);
+    assert_same(&v, &out);
+    cr_assert_eq(z.null_count, 2);
+    cr_assert_eq(z.min_len, 0, "empty string is the min");
+    cr_assert_eq(z.max_len, 1, "\"x\" sorts above the 1 MiB \"abc...\" and \"\\0\\xff\"");
+    cr_assert_eq(z.max_str[0], 'x');
+    cr_assert_not(z.max_truncated);
+    mem_free(huge);
+    arena_free(a);
+}
+
+Test(stor_page, bytes_high_cardinality_plain)
+{
+    arena *a = arena_new(0);
+    enum { N = 2000 };
+    const char *s[N];
+    size_t lens[N];
+    for (int i = 0; i < N; i++) {
+        s[i] = arena_sprintf(a, "user-%08d-%x", i, i * 31);
+        lens[i] = strlen(s[i]);
+    }
+    stor_vec v = vec_bytes(a, s, lens, N);
+    uint8_t enc;
+    stor_zone z;
+    stor_vec out = round_trip(a, &v, &enc, &z, NULL);
+    assert_same(&v, &out);
+    cr_assert_eq(enc, STOR_ENC_PLAIN);
+    cr_assert_eq(z.min_len, strlen(s[0]));
+    cr_assert_eq(memcmp(z.min_str, s[0], z.min_len), 0);
+    cr_assert_eq(memcmp(z.max_str, s[N - 1], z.max_len), 0);
+    arena_free(a);
+}
+
+Test(stor_page, bytes_low_cardinality_dictionary)
+{
+    arena *a = arena_new(0);
+    enum { N = 3000 };
+    static const char *const words[] = {"red", "green", "blue", "", "a much longer colour name"};
+    const char *s[N];
+    size_t lens[N];
+    for (int i = 0; i < N; i++) {
+        s[i] = i % 11 == 0 ? NULL : words[i % 5];
+        lens[i] = s[i] != NULL ? strlen(s[i]) : 0;
+    }
+    stor_vec v = vec_bytes(a, s, lens, N);
+    uint8_t enc;
+    stor_zone z;
+    size_t len;
+    stor_vec out = round_trip(a, &v, &enc, &z, &len);
+    assert_same(&v, &out);
+    cr_assert_eq(enc, STOR_ENC_DICT);
+    cr_assert_lt(len, (size_t)N, "3-bit codes (got %zu bytes)", len);
+    cr_assert_eq(z.min_len, 0);
+    cr_assert_eq(z.max_len, 3);
+    cr_assert_eq(memcmp(z.max_str, "red", 3), 0);
+    arena_free(a);
+}
+
+Test(stor_page, bytes_all_equal_and_all_null)
+{
+    arena *a = arena_new(0);
+    enum { N = 100 };
+    const char *s[N];
+    size_t lens[N];
+    for (int i = 0; i < N; i++) {
+        s[i] = "same";
+        lens[i] = 4;
+    }
+    stor_vec v = vec_bytes(a, s, lens, N);
+    uint8_t enc;
+    stor_zone z;
+    stor_vec out = round_trip(a, &v, &enc, &z, NULL);
+    assert_same(&v, &out);
+    cr_assert_eq(enc, STOR_ENC_DICT);
+    for (int i = 0; i < N; i++) {
+        s[i] = NULL;
+    }
+    v = vec_bytes(a, s, lens, N);
+    out = round_trip(a, &v, &enc, &z, NULL);
+    assert_same(&v, &out);
+    cr_assert_not(z.has_minmax);
+    cr_assert_eq(z.null_count, N);
+    arena_free(a);
+}
+
+Test(stor_page, zone_truncates_long_strings)
+{
+    arena *a = arena_new(0);
+    const char *s[] = {"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz-long",
+                       "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+    size_t lens[] = {strlen(s[0]), strlen(s[1])};
+    stor_vec v = vec_bytes(a, s, lens, 2);
+    uint8_t enc;
+    stor_zone z;
+    round_trip(a, &v, &enc, &z, NULL);
+    cr_assert_eq(z.min_len, STOR_ZONE_STR_MAX);
+    cr_assert_eq(z.max_len, STOR_ZONE_STR_MAX);
+    cr_assert(z.max_truncated);
+    /* Merging a shorter exact max below the truncated one keeps the truncated one. */
+    stor_zone y;
+    const char *t[] = {"zzz"};
+    size_t tl[] = {3};
+    stor_vec w = vec_bytes(a, t, tl, 1);
+    round_trip(a, &w, &enc, &y, NULL);
+    stor__zone_merge(&y, &z, STOR_VEC_BYTES);
+    cr_assert(y.max_truncated);
+    cr_assert_eq(y.max_len, STOR_ZONE_STR_MAX);
+    cr_assert_eq(y.nrows, 3);
+    arena_free(a);
+}
+
+/* ---- compression and malformed pages ---- */
+
+Test(stor_page, compress_only_when_smaller)
+{
+    buf out;
+    buf_init(&out);
+    uint8_t zeros[4096] = {0};
+    cr_assert_eq(stor__page_compress(zeros, sizeof zeros, 3, &out), STOR_COMP_ZSTD);
+    cr_assert_lt(out.len, sizeof zeros);
+    uint8_t noise[4096];
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < sizeof noise; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        noise[i] = (uint8_t)x;
+    }
+    cr_assert_eq(stor__page_compress(noise, sizeof noise, 3, &out), STOR_COMP_NONE);
+    buf_destroy(&out);
+}
+
+/* Every truncation of an encoded page is rejected; every single-byte change either decodes to
+ * something or is rejected, never reads out of bounds (run under ASan). */
+static void
+mangle_all(const stor_vec *v)
+{
+    arena *a = arena_new(0);
+    buf b;
+    buf_init(&b);
+    uint8_t enc;
+    stor_zone z;
+    stor__page_encode(v, 0, v->n, &b, &enc, &z);
+    for (size_t len = 0; len < b.len; len++) {
+        uint8_t *copy = mem_alloc(len + 1);
+        memcpy(copy, b.data, len);
+        stor_vec out;
+        const char *why =
+                stor__page_decode(v->kind, copy, len, v->n, (uint32_t)z.null_count, a, &out);
+        cr_assert_not_null(why, "truncated page of %zu/%zu bytes accepted", len, b.len);
+        mem_free(copy);
+    }
+    for (size_t i = 0; i < b.len; i++) {
+        for (int bit = 0; bit < 8; bit++) {
+            uint8_t *copy = mem_alloc(b.len);
+            memcpy(copy, b.data, b.len);
+            copy[i] ^= (uint8_t)(1u << bit);
+            stor_vec out;
+            (void)stor__page_decode(v->kind, copy, b.len, v->n, (uint32_t)z.null_count, a, &out);
+            mem_free(copy);
+            arena_reset(a);
+        }
+    }
+    buf_destroy(&b);
+    arena_free(a);
+}
+
+Test(stor_page, malformed_pages_rejected)
+{
+    arena *a = arena_new(0);
+    int64_t iv[] = {5, 9, 7, 5, 6, 8, 100};
+    bool in[] = {false, true, false, false, false, false, false};
+    stor_vec v = vec_i64(a, iv, in, 7);
+    mangle_all(&v);
+    int64_t wide[] = {INT64_MIN, INT64_MAX, 3};
+    v = vec_i64(a, wide, NULL, 3);
+    mangle_all(&v);
+    const char *s[] = {"ab", "cd", "ab", NULL, "ab", "cd", "ab", "ab"};
+    size_t lens[] = {2, 2, 2, 0, 2, 2, 2, 2};
+    v = vec_bytes(a, s, lens, 8);
+    mangle_all(&v);
+    const char *p[] = {"one", "two", "three", NULL};
+    size_t pl[] = {3, 3, 5, 0};
+    v = vec_bytes(a, p, pl, 4);
+    mangle_all(&v);
+    double d[] = {1.5, 2.5};
+    stor_vec dv = {.kind = STOR_VEC_F64, .n = 2, .f64 = d};
+    mangle_all(&dv);
+    arena_free(a);
+}
+
+Test(stor_page, directory_counts_must_match)
+{
+    arena *a = arena_new(0);
+    int64_t iv[] = {1, 2, 3};
+    bool in[] = {false, true, false};
+    stor_vec v = vec_i64(a, iv, in, 3);
+    buf b;
+    buf_init(&b);
+    uint8_t enc;
+    stor_zone z;
+    stor__page_encode(&v, 0, 3, &b, &enc, &z);
+    stor_vec out;
+    cr_assert_not_null(stor__page_decode(STOR_VEC_I64, b.data, b.len, 4, 1, a, &out));
+    cr_assert_not_null(stor__page_decode(STOR_VEC_I64, b.data, b.len, 3, 0, a, &out));
+    cr_assert_not_null(stor__page_decode(STOR_VEC_BYTES, b.data, b.len, 3, 1, a, &out),
+                       "an integer page is not a string page");
+    cr_assert_null(stor__page_decode(STOR_VEC_I64, b.data, b.len, 3, 1, a, &out));
+    buf_destroy(&b);
+    arena_free(a);
+}
