@@ -80,7 +80,9 @@ struct stor_segment_reader {
     stor_page_info *ski; /* short-key entries, one per page of key_col */
     uint32_t nski;
     ZSTD_DCtx *dctx;
-    buf io, raw; /* page scratch */
+    buf io, raw;         /* page scratch */
+    stor_cache *cache;   /* shared page cache, or NULL; not owned */
+    stor_cache_key ckey; /* file identity from fstat at open; offset set per page */
 };
 
 static int write_out(stor_segment_writer *w, bool force, db_error *err);
@@ -96,6 +98,8 @@ static int load_dir(stor_segment_reader *r, rcol *c, uint64_t off, uint32_t size
                     db_error *err);
 static int load_ski(stor_segment_reader *r, uint64_t off, uint32_t size, uint64_t data_end,
                     db_error *err);
+static int load_page_raw(stor_segment_reader *r, const page_ent *e, const uint8_t **raw,
+                         db_error *err);
 static int key_cmp_lo(stor_vec_kind kind, const stor_key *k, const stor_zone *z);
 static int key_cmp_hi(stor_vec_kind kind, const stor_key *k, const stor_zone *z);
 
@@ -703,6 +707,10 @@ stor_segment_reader_open(const char *path, db_error *err)
         goto fail;
     }
     r->file_size = (uint64_t)st.st_size;
+    r->ckey.dev = (uint64_t)st.st_dev;
+    r->ckey.ino = (uint64_t)st.st_ino;
+    r->ckey.file_size = r->file_size;
+    r->ckey.mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
     if (load_footer(r, err) != DB_OK) {
         goto fail;
     }
@@ -712,6 +720,12 @@ stor_segment_reader_open(const char *path, db_error *err)
 fail:
     stor_segment_reader_close(r);
     return NULL;
+}
+
+void
+stor_segment_reader_set_cache(stor_segment_reader *r, stor_cache *cache)
+{
+    r->cache = cache;
 }
 
 void
@@ -986,13 +1000,11 @@ stor_segment_reader_zone(const stor_segment_reader *r, uint32_t col)
     return z;
 }
 
-int
-stor_segment_read_page(stor_segment_reader *r, uint32_t col, uint32_t page, arena *a, stor_vec *out,
-                       db_error *err)
+/* pread page e, check its CRC and decompress it; *raw points into r's scratch (r->io or r->raw)
+ * until the next read. Errors as stor_segment_read_page. */
+static int
+load_page_raw(stor_segment_reader *r, const page_ent *e, const uint8_t **raw, db_error *err)
 {
-    DB_ASSERT(col < r->ncols && page < r->cols[col].npages);
-    const rcol *c = &r->cols[col];
-    const page_ent *e = &c->pages[page];
     buf_clear(&r->io);
     uint8_t *p = buf_reserve(&r->io, (size_t)e->stored_size + 1);
     if (pread_all(r, p, e->stored_size, e->offset, err) != DB_OK) {
@@ -1001,7 +1013,7 @@ stor_segment_read_page(stor_segment_reader *r, uint32_t col, uint32_t page, aren
     if (crc32c(p, e->stored_size) != e->crc) { /* I4 */
         return corrupt(r, e->offset, "page checksum mismatch", err);
     }
-    const uint8_t *raw = p;
+    *raw = p;
     if (e->comp == STOR_COMP_ZSTD) {
         if (ZSTD_getFrameContentSize(p, e->stored_size) != e->raw_size) {
             return corrupt(r, e->offset, "compressed page header disagrees with its size", err);
@@ -1012,10 +1024,44 @@ stor_segment_read_page(stor_segment_reader *r, uint32_t col, uint32_t page, aren
         if (ZSTD_isError(got) || got != e->raw_size) {
             return corrupt(r, e->offset, "page does not decompress to its recorded size", err);
         }
-        raw = q;
+        *raw = q;
+    }
+    return DB_OK;
+}
+
+/* With a cache, a hit decodes the cached bytes; a miss loads the page as without one and offers
+ * the checked, decompressed bytes to the cache (only bytes that passed I4 are ever cached). */
+int
+stor_segment_read_page(stor_segment_reader *r, uint32_t col, uint32_t page, arena *a, stor_vec *out,
+                       db_error *err)
+{
+    DB_ASSERT(col < r->ncols && page < r->cols[col].npages);
+    const rcol *c = &r->cols[col];
+    const page_ent *e = &c->pages[page];
+    stor_cache_entry *ce = NULL;
+    const uint8_t *raw;
+    if (r->cache != NULL) {
+        stor_cache_key k = r->ckey;
+        k.offset = e->offset;
+        ce = stor_cache_lookup(r->cache, &k);
+        if (ce == NULL) {
+            if (load_page_raw(r, e, &raw, err) != DB_OK) {
+                return DB_ERR;
+            }
+            ce = stor_cache_insert(r->cache, &k, raw, e->raw_size);
+        }
+        if (ce != NULL) {
+            DB_ASSERT(stor_cache_entry_len(ce) == e->raw_size);
+            raw = stor_cache_entry_data(ce);
+        }
+    } else if (load_page_raw(r, e, &raw, err) != DB_OK) {
+        return DB_ERR;
     }
     const char *why = stor__page_decode(c->kind, raw, e->raw_size, e->info.nrows,
                                         (uint32_t)e->info.zone.null_count, a, out);
+    if (ce != NULL) {
+        stor_cache_release(r->cache, ce);
+    }
     if (why != NULL) {
         return corrupt(r, e->offset, why, err);
     }

@@ -171,6 +171,73 @@ size_t stor_pkindex_count(const stor_pkindex *pk);
 size_t stor_pkindex_memory(const stor_pkindex *pk);
 /* ==== end primary-key index and delete bitmaps ==== */
 
+/* ==== page cache ==== */
+/* A thread-safe cache of segment pages that passed their CRC check and were decompressed (the
+ * encoded page bytes, before decoding), so a re-read skips pread + CRC + zstd. Capacity is the
+ * be.conf key storage_page_cache_capacity. Entries are charged their length plus a fixed
+ * per-entry overhead; the cache is split into shards (1..16, each with 1/nshards of the capacity,
+ * its own mutex, hash table and LRU list), and the bytes held never exceed the capacity, pinned
+ * entries included. An entry larger than a shard's share is not cached. See README.md
+ * §"Page cache". */
+
+typedef struct stor_cache stor_cache;
+typedef struct stor_cache_entry stor_cache_entry;
+
+/* Identity of one cached page: the segment file (device, inode, size and modification time in
+ * ns, from fstat at open; files are immutable once renamed into place) and the page's offset. A
+ * plain value; zero it before filling so padding never matters. */
+typedef struct stor_cache_key {
+    uint64_t dev, ino;
+    uint64_t file_size; /* bytes */
+    uint64_t mtime_ns;
+    uint64_t offset; /* file offset of the page's stored bytes */
+} stor_cache_key;
+
+/* Counters since stor_cache_new; a snapshot summed over the shards (each shard read under its
+ * lock, so the sum is not one atomic instant when other threads are busy). */
+typedef struct stor_cache_stats {
+    uint64_t hits, misses; /* lookups that found / did not find the key */
+    uint64_t inserts;      /* entries added */
+    uint64_t rejects;      /* inserts not cached: too large, or the shard full of pinned entries */
+    uint64_t evictions;    /* unpinned entries dropped to make room */
+    uint64_t bytes;        /* charged bytes held now (<= capacity) */
+    uint64_t entries;      /* entries held now */
+    uint64_t capacity;     /* bytes, as given to stor_cache_new */
+} stor_cache_stats;
+
+/* New empty cache holding at most capacity_bytes (0 = caches nothing). Heap object, free with
+ * stor_cache_free. Never NULL. Any thread. */
+stor_cache *stor_cache_new(size_t capacity_bytes);
+/* Free the cache and every entry. No entry may be pinned (DB_ASSERT). NULL is fine. */
+void stor_cache_free(stor_cache *c);
+
+/* Find key. On a hit the entry is pinned (its bytes stay valid and are never evicted) until
+ * stor_cache_release, and moves to the most-recently-used end; returns NULL on a miss. No
+ * allocation. Any thread; takes one shard mutex briefly. */
+stor_cache_entry *stor_cache_lookup(stor_cache *c, const stor_cache_key *key);
+
+/* Copy data[0..len) into a new entry for key, evicting least-recently-used unpinned entries of
+ * its shard to make room, and return it pinned. When key is already cached the existing entry is
+ * returned pinned instead (its bytes are the same page). Returns NULL, caching nothing, when the
+ * entry does not fit in its shard even after evicting every unpinned entry; the caller then keeps
+ * using its own copy. Any thread; allocates outside the shard mutex. */
+stor_cache_entry *stor_cache_insert(stor_cache *c, const stor_cache_key *key, const void *data,
+                                    size_t len);
+
+/* The bytes and length of a pinned entry; valid until stor_cache_release. */
+const uint8_t *stor_cache_entry_data(const stor_cache_entry *e);
+size_t stor_cache_entry_len(const stor_cache_entry *e);
+
+/* Unpin e (from lookup or insert of the same cache); e must not be used afterwards. */
+void stor_cache_release(stor_cache *c, stor_cache_entry *e);
+
+/* Counters and current size. Any thread. */
+stor_cache_stats stor_cache_get_stats(stor_cache *c);
+
+/* Bytes charged for an entry of len bytes (len plus the per-entry overhead). */
+size_t stor_cache_charge(size_t len);
+/* ==== end page cache ==== */
+
 /* ==== segments ==== */
 /* A segment file holds the rows of one flush of one tablet, column by column: typed pages
  * (plain, frame-of-reference bit-packed, dictionary) compressed with zstd, a page directory per
@@ -305,6 +372,11 @@ typedef struct stor_page_info {
 stor_segment_reader *stor_segment_reader_open(const char *path, db_error *err);
 void stor_segment_reader_close(stor_segment_reader *r);
 
+/* Let r keep decompressed, CRC-checked pages in cache (shared by any number of readers on any
+ * threads; NULL = no cache, the default). Reads of a cached page skip pread, CRC and zstd; the
+ * page is still decoded into the caller's arena. The cache must outlive r. */
+void stor_segment_reader_set_cache(stor_segment_reader *r, stor_cache *cache);
+
 uint64_t stor_segment_reader_rows(const stor_segment_reader *r);
 uint32_t stor_segment_reader_ncols(const stor_segment_reader *r);
 /* Descriptor of column col (< ncols); points into r. */
@@ -348,5 +420,6 @@ typedef struct stor_key {
 void stor_segment_key_range(const stor_segment_reader *r, const stor_key *lo, const stor_key *hi,
                             uint64_t *from, uint64_t *to);
 /* ==== end segments ==== */
+
 
 #endif /* STORAGE_STORAGE_H */
