@@ -421,5 +421,127 @@ void stor_segment_key_range(const stor_segment_reader *r, const stor_key *lo, co
                             uint64_t *from, uint64_t *to);
 /* ==== end segments ==== */
 
+/* ==== engine, tablets, commits ==== */
+/* The storage engine owns the tablets of one server (keyed by tablet id) and publishes commits:
+ * a stor_txn collects, per tablet, a new rowset whose segment files are already written and
+ * delete-bitmap additions, plus opaque sections of other modules; stor_txn_commit appends ONE
+ * edit-log record (STOR_REC_COMMIT) and, once it is durable, publishes it under each tablet's
+ * lock (I1). Replay re-publishes the same records; the image section STOR_IMG_TABLETS holds every
+ * tablet's rowsets and bitmaps. Formats: README.md §Formats "Commit record", "Tablet image". */
+
+enum { STOR_REC_COMMIT = CAT_REC_STORAGE_FIRST + 0 };  /* one per committed transaction */
+enum { STOR_IMG_TABLETS = CAT_IMG_STORAGE_FIRST + 0 }; /* all tablets' rowsets and bitmaps */
+
+#define STOR_SEGMENT_NAME_MAX 255 /* bytes of a segment file name (no '/', not "." or "..") */
+
+typedef struct stor_engine stor_engine;
+typedef struct stor_tablet stor_tablet;
+typedef struct stor_txn stor_txn;
+
+/* Metadata of one published rowset (one commit in one tablet). In a snapshot every string and
+ * array is owned by the snapshot. */
+typedef struct stor_rowset_meta {
+    uint64_t rowset_id;  /* unique within the tablet */
+    uint64_t version;    /* the tablet version its commit published (>= 1) */
+    uint64_t commit_tso; /* TSO of its commit */
+    uint64_t rows;       /* rows in its segments */
+    uint32_t nsegments;
+    char **segments; /* nsegments file names relative to the tablet directory */
+} stor_rowset_meta;
+
+/* What a reader sees of one tablet: the visible version and a copy of the rowsets with
+ * version <= it, ascending by version. Owned by the caller; stor_snapshot_destroy frees it. */
+typedef struct stor_snapshot {
+    uint64_t tablet_id;
+    uint64_t version; /* visible version when taken (0 = nothing committed yet) */
+    size_t nrowsets;
+    stor_rowset_meta *rowsets;
+} stor_snapshot;
+
+/* Handler of one kind of opaque commit section (binlog rowsets, stream offsets, ...): called
+ * after the tablets of the commit were published, both by stor_txn_commit (is_replay false) and
+ * by the replay (true), with the section's bytes (valid during the call). Returns DB_OK or
+ * DB_ERR with err set; during replay an error stops it, after a live commit it is returned to the
+ * committer (the record is durable anyway). */
+typedef int (*stor_extra_fn)(void *ctx, uint16_t kind, uint64_t tso, const void *data, size_t len,
+                             bool is_replay, db_error *err);
+
+/* Create the engine over root_path (directory of the tablet directories root_path/<tablet id>;
+ * created if missing, its parent must exist) and register record STOR_REC_COMMIT and image
+ * section STOR_IMG_TABLETS with log, so call it before cat_editlog_replay. log is borrowed and
+ * must outlive the engine. Returns a heap object (stor_engine_free), or NULL with ER_IO_ERROR.
+ * Blocks on mkdir; start-up only. */
+stor_engine *stor_engine_new(const char *root_path, cat_editlog *log, db_error *err);
+/* Free the engine, its tablets and their metadata (no file is touched). NULL is fine. No commit
+ * may be running and no tablet pointer may be used afterwards. */
+void stor_engine_free(stor_engine *e);
+
+/* Route commit sections of kind (!= 0, not yet registered; DB_ASSERT) to fn(ctx, ...). Call
+ * before cat_editlog_replay and before any commit. A replayed section of an unregistered kind fails
+ * the replay with ER_STOR_COMMIT_CORRUPT; stor_txn_add_extra of an unregistered kind is a
+ * DB_ASSERT. */
+void stor_engine_register_extra(stor_engine *e, uint16_t kind, stor_extra_fn fn, void *ctx);
+
+/* The tablet with tablet_id; when it does not exist, a new empty one (version 0) if create, else
+ * NULL. Tablets live as long as the engine. Any thread; takes the engine's map lock briefly. */
+stor_tablet *stor_engine_tablet(stor_engine *e, uint64_t tablet_id, bool create);
+/* Number of tablets. Any thread. */
+size_t stor_engine_ntablets(stor_engine *e);
+
+/* Delete every regular file in root_path/<decimal tablet id>/ that no published rowset of that
+ * tablet names (segments and *.tmp left by a crash before their commit record was durable), and
+ * the directories of unknown tablets once empty. Other entries of root_path are left alone.
+ * Call after cat_editlog_replay and before the first commit. *nremoved (may be NULL) gets the
+ * number of files deleted. Returns DB_OK or DB_ERR with ER_IO_ERROR. Blocks on file I/O. */
+int stor_engine_remove_orphans(stor_engine *e, uint64_t *nremoved, db_error *err);
+
+/* The tablet's id and directory (root_path/<tablet id>, owned by the tablet). */
+uint64_t stor_tablet_id(const stor_tablet *t);
+const char *stor_tablet_dir(const stor_tablet *t);
+/* mkdir the tablet directory if missing (before writing its segments). ER_IO_ERROR. Blocks. */
+int stor_tablet_make_dir(stor_tablet *t, db_error *err);
+/* The visible version (shared lock). */
+uint64_t stor_tablet_version(stor_tablet *t);
+
+/* Fill *snap with the visible version and a copy of the rowset list, under the tablet's shared
+ * lock (held only for the copy). Later commits do not change snap. Any thread; never fails. */
+void stor_tablet_snapshot(stor_tablet *t, stor_snapshot *snap);
+void stor_snapshot_destroy(stor_snapshot *snap);
+
+/* stor_dbm_merged of the tablet's delete bitmaps under its shared lock: rows of (rowset_id,
+ * segment_id) deleted as of read_version (a snapshot's version). Caller owns the result
+ * (roaring_bitmap_free). Any thread. */
+struct roaring_bitmap_s *stor_tablet_deleted(stor_tablet *t, uint64_t rowset_id,
+                                             uint32_t segment_id, uint64_t read_version);
+/* Append stor_dbm_encode of all the tablet's marks to out (shared lock; tests and tools). */
+void stor_tablet_encode_dbm(stor_tablet *t, buf *out);
+
+/* A transaction's storage changes, built by one thread. Heap object (stor_txn_free). */
+stor_txn *stor_txn_new(uint64_t txn_id);
+void stor_txn_free(stor_txn *txn);
+/* Add a new rowset of tablet_id (at most one per tablet per txn; DB_ASSERT) whose nsegments
+ * segment files (names relative to the tablet directory; copied; each 1..STOR_SEGMENT_NAME_MAX
+ * bytes, no '/', not "." or "..") are already complete on disk. */
+void stor_txn_add_rowset(stor_txn *txn, uint64_t tablet_id, uint64_t rowset_id, uint64_t rows,
+                         const char *const *segments, uint32_t nsegments);
+/* Mark rows[0..nrows) (copied) of (rowset_id, segment_id) of tablet_id deleted by this txn; the
+ * marks get the tablet's new version at commit. */
+void stor_txn_delete(stor_txn *txn, uint64_t tablet_id, uint64_t rowset_id, uint32_t segment_id,
+                     const uint32_t *rows, size_t nrows);
+/* Add an opaque section of kind (registered with stor_engine_register_extra): data[0..len)
+ * copied, carried in the commit record and handed to the kind's handler at publish and replay. */
+void stor_txn_add_extra(stor_txn *txn, uint16_t kind, const void *data, size_t len);
+
+/* Commit txn at tso: encode one STOR_REC_COMMIT record (each touched tablet's version = its
+ * visible version + 1), append it to the edit log (durable on return), then publish it under
+ * each tablet's exclusive lock and run the extra handlers. Commits of one engine serialize on its
+ * commit mutex (held across append and publish). On DB_ERR before the append (ER_STOR_COMMIT_BAD:
+ * a rowset id the tablet already has) or from the append (ER_CAT_RECORD_TOO_LARGE,
+ * ER_CAT_LOG_FAILED) nothing is published; an extra handler's error comes after publish. The
+ * caller still owns and frees txn; a txn commits at most once (DB_ASSERT). Any thread but the
+ * loop thread: blocks for the fsync. */
+int stor_txn_commit(stor_engine *e, stor_txn *txn, uint64_t tso, db_error *err);
+/* ==== end engine, tablets, commits ==== */
+
 
 #endif /* STORAGE_STORAGE_H */

@@ -1,0 +1,1083 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * stor_engine: the storage engine object, its tablets (rowset lists + delete bitmaps, each under
+ * a rwlock), and the commit record. A stor_txn collects per-tablet additions and opaque sections
+ * of other modules; stor_txn_commit encodes ONE edit-log record (STOR_REC_COMMIT), appends it
+ * (durable) and then publishes it through the same decode + publish path the replay uses, so a
+ * replayed record re-publishes identically. The image section holds every tablet. Also the
+ * removal of orphan segment files after a crash. See README.md §Formats "Commit record". */
+#include "storage/storage.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <roaring/roaring.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/crc32c.h"
+#include "common/mem.h"
+
+#define COMMIT_MAGIC        0x4d435652u /* "RVCM" read as u32le */
+#define COMMIT_FORMAT       1
+#define COMMIT_HEADER_SIZE  32
+#define COMMIT_TABLET_FIXED 40
+#define COMMIT_EXTRA_FIXED  8
+#define IMAGE_MAGIC         0x49545652u /* "RVTI" read as u32le */
+#define IMAGE_FORMAT        1
+#define IMAGE_HEADER_SIZE   16
+#define CRC_SIZE            4
+
+/* One published tablet. */
+struct stor_tablet {
+    uint64_t id;
+    char *dir; /* root_path/<id>; owned; immutable */
+    /* lock protects version, rowsets / nrowsets / cap and everything in dbm: shared for
+     * snapshots and bitmap reads, exclusive for publish (live or replay) and image load. */
+    pthread_rwlock_t lock;
+    uint64_t version;          /* visible version: the last published commit's, 0 = none */
+    stor_rowset_meta *rowsets; /* ascending version; strings owned */
+    size_t nrowsets, cap;
+    stor_dbm *dbm; /* delete bitmaps; owned */
+};
+
+/* Handler of one kind of extra commit section. */
+typedef struct extra_handler {
+    uint16_t kind;
+    stor_extra_fn fn;
+    void *ctx;
+} extra_handler;
+
+struct stor_engine {
+    char *root; /* owned */
+    cat_editlog *log;
+    pthread_mutex_t map_mu; /* protects tablets / ntablets / cap (not the tablets' contents) */
+    stor_tablet **tablets;  /* sorted by id, unique; owned */
+    size_t ntablets, cap;
+    pthread_mutex_t commit_mu; /* serializes commits: version choice, append, publish */
+    extra_handler *extras;     /* registered before the replay; immutable afterwards */
+    size_t nextras;
+};
+
+/* A transaction's changes to one tablet. */
+typedef struct txn_del {
+    uint64_t rowset_id;
+    uint32_t segment_id;
+    uint32_t *rows; /* owned */
+    size_t nrows;
+} txn_del;
+
+typedef struct txn_tablet {
+    uint64_t tablet_id;
+    bool has_rowset;
+    uint64_t rowset_id, rows;
+    uint32_t nsegments;
+    char **segments; /* owned */
+    txn_del *dels;   /* owned */
+    size_t ndels, cap;
+} txn_tablet;
+
+typedef struct txn_extra {
+    uint16_t kind;
+    uint8_t *data; /* owned */
+    size_t len;
+} txn_extra;
+
+struct stor_txn {
+    uint64_t txn_id;
+    txn_tablet *tablets;
+    size_t ntablets, cap;
+    txn_extra *extras;
+    size_t nextras, xcap;
+    bool is_committed;
+};
+
+/* A decoded commit record: pointers into the record bytes. */
+typedef struct dec_tablet {
+    uint64_t tablet_id, version;
+    bool has_rowset;
+    uint64_t rowset_id, rows;
+    uint32_t nsegments;
+    const uint8_t *names; /* nsegments × (u16 len, bytes) */
+    const uint8_t *dbm;   /* stor_dbm_encode blob, or NULL */
+    uint32_t dbm_len;
+} dec_tablet;
+
+typedef struct dec_extra {
+    uint16_t kind;
+    const uint8_t *data;
+    uint32_t len;
+} dec_extra;
+
+typedef struct dec_commit {
+    uint64_t txn_id, tso;
+    uint32_t ntablets, nextras;
+    dec_tablet *tablets; /* owned */
+    dec_extra *extras;   /* owned */
+} dec_commit;
+
+/* Bounds-checked reader over untrusted bytes. */
+typedef struct cursor {
+    const uint8_t *p;
+    size_t len, off;
+    bool is_bad;
+} cursor;
+
+static int replay_commit(void *ctx, uint16_t type, uint64_t seq, const void *payload, size_t len,
+                         db_error *err);
+static int image_write(void *ctx, uint64_t seq, buf *out, db_error *err);
+static int image_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err);
+static stor_tablet *tablet_new(stor_engine *e, uint64_t id);
+static void tablet_free(stor_tablet *t);
+static bool name_valid(const uint8_t *s, size_t len);
+static void rowset_meta_destroy(stor_rowset_meta *m);
+static int decode_commit(stor_engine *e, const uint8_t *p, size_t len, dec_commit *c,
+                         db_error *err);
+static void dec_commit_destroy(dec_commit *c);
+static int publish(stor_engine *e, const dec_commit *c, bool is_replay, db_error *err);
+static const extra_handler *find_extra(const stor_engine *e, uint16_t kind);
+
+/* ---- little-endian cursor ---- */
+
+static const uint8_t *
+cur_take(cursor *c, size_t n)
+{
+    if (c->is_bad || c->len - c->off < n) {
+        c->is_bad = true;
+        return NULL;
+    }
+    const uint8_t *p = c->p + c->off;
+    c->off += n;
+    return p;
+}
+
+static uint64_t
+cur_u(cursor *c, size_t n)
+{
+    const uint8_t *p = cur_take(c, n);
+    uint64_t v = 0;
+    for (size_t i = 0; p != NULL && i < n; i++) {
+        v |= (uint64_t)p[i] << (8 * i);
+    }
+    return v;
+}
+
+static bool
+check_crc(const uint8_t *p, size_t len, size_t min_len)
+{
+    if (len < min_len + CRC_SIZE) {
+        return false;
+    }
+    cursor c = {p + len - CRC_SIZE, CRC_SIZE, 0, false};
+    return crc32c(p, len - CRC_SIZE) == (uint32_t)cur_u(&c, 4);
+}
+
+static bool
+name_valid(const uint8_t *s, size_t len)
+{
+    if (len == 0 || len > STOR_SEGMENT_NAME_MAX || memchr(s, '/', len) != NULL ||
+        memchr(s, '\0', len) != NULL) {
+        return false;
+    }
+    return !(len == 1 && s[0] == '.') && !(len == 2 && s[0] == '.' && s[1] == '.');
+}
+
+/* Read nsegments names (u16 len + bytes) from c, checking each; copies them when out != NULL. */
+static bool
+read_names(cursor *c, uint32_t n, char **out)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        size_t len = (size_t)cur_u(c, 2);
+        const uint8_t *s = cur_take(c, len);
+        if (s == NULL || !name_valid(s, len)) {
+            return false;
+        }
+        if (out != NULL) {
+            out[i] = mem_strndup((const char *)s, len);
+        }
+    }
+    return true;
+}
+
+static void
+put_names(buf *out, char *const *names, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        size_t len = strlen(names[i]);
+        buf_put_u16le(out, (uint16_t)len);
+        buf_append(out, names[i], len);
+    }
+}
+
+/* True when blob decodes into an empty stor_dbm (format check without touching a tablet). */
+static bool
+dbm_blob_valid(const uint8_t *p, size_t len)
+{
+    stor_dbm *scratch = stor_dbm_new();
+    db_error e;
+    db_error_clear(&e);
+    bool ok = stor_dbm_apply(scratch, p, len, &e) == DB_OK;
+    stor_dbm_free(scratch);
+    return ok;
+}
+
+/* ==== engine ==== */
+
+stor_engine *
+stor_engine_new(const char *root_path, cat_editlog *log, db_error *err)
+{
+    if (mkdir(root_path, 0755) != 0 && errno != EEXIST) {
+        db_error_set(err, ER_IO_ERROR, root_path, strerror(errno));
+        return NULL;
+    }
+    stor_engine *e = mem_calloc(1, sizeof *e);
+    e->root = mem_strdup(root_path);
+    e->log = log;
+    pthread_mutex_init(&e->map_mu, NULL);
+    pthread_mutex_init(&e->commit_mu, NULL);
+    cat_editlog_register(log, STOR_REC_COMMIT, "storage commit", replay_commit, e);
+    cat_editlog_register_section(log, STOR_IMG_TABLETS, "storage tablets", image_write, image_load,
+                                 e);
+    return e;
+}
+
+void
+stor_engine_free(stor_engine *e)
+{
+    if (e == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < e->ntablets; i++) {
+        tablet_free(e->tablets[i]);
+    }
+    mem_free(e->tablets);
+    mem_free(e->extras);
+    pthread_mutex_destroy(&e->map_mu);
+    pthread_mutex_destroy(&e->commit_mu);
+    mem_free(e->root);
+    mem_free(e);
+}
+
+void
+stor_engine_register_extra(stor_engine *e, uint16_t kind, stor_extra_fn fn, void *ctx)
+{
+    DB_ASSERT(kind != 0 && fn != NULL && find_extra(e, kind) == NULL);
+    e->extras = mem_realloc(e->extras, (e->nextras + 1) * sizeof *e->extras);
+    e->extras[e->nextras++] = (extra_handler){kind, fn, ctx};
+}
+
+static const extra_handler *
+find_extra(const stor_engine *e, uint16_t kind)
+{
+    for (size_t i = 0; i < e->nextras; i++) {
+        if (e->extras[i].kind == kind) {
+            return &e->extras[i];
+        }
+    }
+    return NULL;
+}
+
+/* Index of the first tablet with id >= id (map_mu held). */
+static size_t
+tablet_pos(const stor_engine *e, uint64_t id)
+{
+    size_t lo = 0, hi = e->ntablets;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (e->tablets[mid]->id < id) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+stor_tablet *
+stor_engine_tablet(stor_engine *e, uint64_t tablet_id, bool create)
+{
+    pthread_mutex_lock(&e->map_mu);
+    size_t i = tablet_pos(e, tablet_id);
+    stor_tablet *t = NULL;
+    if (i < e->ntablets && e->tablets[i]->id == tablet_id) {
+        t = e->tablets[i];
+    } else if (create) {
+        t = tablet_new(e, tablet_id);
+        if (e->ntablets == e->cap) {
+            e->cap = e->cap == 0 ? 16 : e->cap * 2;
+            e->tablets = mem_realloc(e->tablets, e->cap * sizeof *e->tablets);
+        }
+        memmove(&e->tablets[i + 1], &e->tablets[i], (e->ntablets - i) * sizeof *e->tablets);
+        e->tablets[i] = t;
+        e->ntablets++;
+    }
+    pthread_mutex_unlock(&e->map_mu);
+    return t;
+}
+
+size_t
+stor_engine_ntablets(stor_engine *e)
+{
+    pthread_mutex_lock(&e->map_mu);
+    size_t n = e->ntablets;
+    pthread_mutex_unlock(&e->map_mu);
+    return n;
+}
+
+/* ==== tablets ==== */
+
+static stor_tablet *
+tablet_new(stor_engine *e, uint64_t id)
+{
+    stor_tablet *t = mem_calloc(1, sizeof *t);
+    t->id = id;
+    size_t len = strlen(e->root) + 32;
+    t->dir = mem_alloc(len);
+    snprintf(t->dir, len, "%s/%" PRIu64, e->root, id);
+    pthread_rwlock_init(&t->lock, NULL);
+    t->dbm = stor_dbm_new();
+    return t;
+}
+
+static void
+rowset_meta_destroy(stor_rowset_meta *m)
+{
+    for (uint32_t i = 0; i < m->nsegments; i++) {
+        mem_free(m->segments[i]);
+    }
+    mem_free(m->segments);
+}
+
+static void
+tablet_free(stor_tablet *t)
+{
+    for (size_t i = 0; i < t->nrowsets; i++) {
+        rowset_meta_destroy(&t->rowsets[i]);
+    }
+    mem_free(t->rowsets);
+    stor_dbm_free(t->dbm);
+    pthread_rwlock_destroy(&t->lock);
+    mem_free(t->dir);
+    mem_free(t);
+}
+
+uint64_t
+stor_tablet_id(const stor_tablet *t)
+{
+    return t->id;
+}
+
+const char *
+stor_tablet_dir(const stor_tablet *t)
+{
+    return t->dir;
+}
+
+int
+stor_tablet_make_dir(stor_tablet *t, db_error *err)
+{
+    if (mkdir(t->dir, 0755) != 0 && errno != EEXIST) {
+        return db_error_set(err, ER_IO_ERROR, t->dir, strerror(errno));
+    }
+    return DB_OK;
+}
+
+uint64_t
+stor_tablet_version(stor_tablet *t)
+{
+    pthread_rwlock_rdlock(&t->lock);
+    uint64_t v = t->version;
+    pthread_rwlock_unlock(&t->lock);
+    return v;
+}
+
+/* Append a rowset to t (exclusive lock held); takes ownership of segments. */
+static void
+tablet_add_rowset(stor_tablet *t, const stor_rowset_meta *m)
+{
+    if (t->nrowsets == t->cap) {
+        t->cap = t->cap == 0 ? 8 : t->cap * 2;
+        t->rowsets = mem_realloc(t->rowsets, t->cap * sizeof *t->rowsets);
+    }
+    t->rowsets[t->nrowsets++] = *m;
+}
+
+static bool
+tablet_has_rowset(const stor_tablet *t, uint64_t rowset_id)
+{
+    for (size_t i = 0; i < t->nrowsets; i++) {
+        if (t->rowsets[i].rowset_id == rowset_id) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+stor_tablet_snapshot(stor_tablet *t, stor_snapshot *snap)
+{
+    pthread_rwlock_rdlock(&t->lock);
+    snap->tablet_id = t->id;
+    snap->version = t->version;
+    snap->nrowsets = t->nrowsets;
+    snap->rowsets = mem_calloc(t->nrowsets == 0 ? 1 : t->nrowsets, sizeof *snap->rowsets);
+    for (size_t i = 0; i < t->nrowsets; i++) {
+        const stor_rowset_meta *src = &t->rowsets[i];
+        stor_rowset_meta *dst = &snap->rowsets[i];
+        *dst = *src;
+        dst->segments = mem_calloc(src->nsegments == 0 ? 1 : src->nsegments, sizeof(char *));
+        for (uint32_t j = 0; j < src->nsegments; j++) {
+            dst->segments[j] = mem_strdup(src->segments[j]);
+        }
+    }
+    pthread_rwlock_unlock(&t->lock);
+}
+
+void
+stor_snapshot_destroy(stor_snapshot *snap)
+{
+    for (size_t i = 0; i < snap->nrowsets; i++) {
+        rowset_meta_destroy(&snap->rowsets[i]);
+    }
+    mem_free(snap->rowsets);
+    memset(snap, 0, sizeof *snap);
+}
+
+struct roaring_bitmap_s *
+stor_tablet_deleted(stor_tablet *t, uint64_t rowset_id, uint32_t segment_id, uint64_t read_version)
+{
+    pthread_rwlock_rdlock(&t->lock);
+    roaring_bitmap_t *r = stor_dbm_merged(t->dbm, rowset_id, segment_id, read_version); /* I2 */
+    pthread_rwlock_unlock(&t->lock);
+    return r;
+}
+
+void
+stor_tablet_encode_dbm(stor_tablet *t, buf *out)
+{
+    pthread_rwlock_rdlock(&t->lock);
+    stor_dbm_encode(t->dbm, 0, UINT64_MAX, out);
+    pthread_rwlock_unlock(&t->lock);
+}
+
+/* ==== transactions ==== */
+
+stor_txn *
+stor_txn_new(uint64_t txn_id)
+{
+    stor_txn *txn = mem_calloc(1, sizeof *txn);
+    txn->txn_id = txn_id;
+    return txn;
+}
+
+void
+stor_txn_free(stor_txn *txn)
+{
+    if (txn == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < txn->ntablets; i++) {
+        txn_tablet *tt = &txn->tablets[i];
+        for (uint32_t j = 0; j < tt->nsegments; j++) {
+            mem_free(tt->segments[j]);
+        }
+        mem_free(tt->segments);
+        for (size_t j = 0; j < tt->ndels; j++) {
+            mem_free(tt->dels[j].rows);
+        }
+        mem_free(tt->dels);
+    }
+    mem_free(txn->tablets);
+    for (size_t i = 0; i < txn->nextras; i++) {
+        mem_free(txn->extras[i].data);
+    }
+    mem_free(txn->extras);
+    mem_free(txn);
+}
+
+static txn_tablet *
+txn_tablet_get(stor_txn *txn, uint64_t tablet_id)
+{
+    DB_ASSERT(!txn->is_committed);
+    for (size_t i = 0; i < txn->ntablets; i++) {
+        if (txn->tablets[i].tablet_id == tablet_id) {
+            return &txn->tablets[i];
+        }
+    }
+    if (txn->ntablets == txn->cap) {
+        txn->cap = txn->cap == 0 ? 4 : txn->cap * 2;
+        txn->tablets = mem_realloc(txn->tablets, txn->cap * sizeof *txn->tablets);
+    }
+    txn_tablet *tt = &txn->tablets[txn->ntablets++];
+    memset(tt, 0, sizeof *tt);
+    tt->tablet_id = tablet_id;
+    return tt;
+}
+
+void
+stor_txn_add_rowset(stor_txn *txn, uint64_t tablet_id, uint64_t rowset_id, uint64_t rows,
+                    const char *const *segments, uint32_t nsegments)
+{
+    txn_tablet *tt = txn_tablet_get(txn, tablet_id);
+    DB_ASSERT(!tt->has_rowset);
+    tt->has_rowset = true;
+    tt->rowset_id = rowset_id;
+    tt->rows = rows;
+    tt->nsegments = nsegments;
+    tt->segments = mem_calloc(nsegments == 0 ? 1 : nsegments, sizeof(char *));
+    for (uint32_t i = 0; i < nsegments; i++) {
+        DB_ASSERT(name_valid((const uint8_t *)segments[i], strlen(segments[i])));
+        tt->segments[i] = mem_strdup(segments[i]);
+    }
+}
+
+void
+stor_txn_delete(stor_txn *txn, uint64_t tablet_id, uint64_t rowset_id, uint32_t segment_id,
+                const uint32_t *rows, size_t nrows)
+{
+    txn_tablet *tt = txn_tablet_get(txn, tablet_id);
+    if (tt->ndels == tt->cap) {
+        tt->cap = tt->cap == 0 ? 4 : tt->cap * 2;
+        tt->dels = mem_realloc(tt->dels, tt->cap * sizeof *tt->dels);
+    }
+    txn_del *d = &tt->dels[tt->ndels++];
+    d->rowset_id = rowset_id;
+    d->segment_id = segment_id;
+    d->nrows = nrows;
+    d->rows = mem_alloc(nrows * sizeof *rows);
+    memcpy(d->rows, rows, nrows * sizeof *rows);
+}
+
+void
+stor_txn_add_extra(stor_txn *txn, uint16_t kind, const void *data, size_t len)
+{
+    DB_ASSERT(!txn->is_committed && kind != 0 && len <= UINT32_MAX);
+    if (txn->nextras == txn->xcap) {
+        txn->xcap = txn->xcap == 0 ? 4 : txn->xcap * 2;
+        txn->extras = mem_realloc(txn->extras, txn->xcap * sizeof *txn->extras);
+    }
+    txn_extra *x = &txn->extras[txn->nextras++];
+    x->kind = kind;
+    x->len = len;
+    x->data = mem_alloc(len);
+    memcpy(x->data, data, len);
+}
+
+static int
+cmp_txn_tablet(const void *a, const void *b)
+{
+    uint64_t x = ((const txn_tablet *)a)->tablet_id, y = ((const txn_tablet *)b)->tablet_id;
+    return x < y ? -1 : x > y;
+}
+
+/* Encode txn as a commit record (README §"Commit record"); versions[i] is tablet i's new
+ * version. Tablets are sorted by id first. */
+static void
+encode_commit(stor_txn *txn, uint64_t tso, const uint64_t *versions, buf *out)
+{
+    buf_put_u32le(out, COMMIT_MAGIC);
+    buf_put_u16le(out, COMMIT_FORMAT);
+    buf_put_u16le(out, 0);
+    buf_put_u64le(out, txn->txn_id);
+    buf_put_u64le(out, tso);
+    buf_put_u32le(out, (uint32_t)txn->ntablets);
+    buf_put_u32le(out, (uint32_t)txn->nextras);
+    buf dbm_blob;
+    buf_init(&dbm_blob);
+    for (size_t i = 0; i < txn->ntablets; i++) {
+        const txn_tablet *tt = &txn->tablets[i];
+        buf_put_u64le(out, tt->tablet_id);
+        buf_put_u64le(out, versions[i]);
+        buf_put_u32le(out, tt->has_rowset ? 1 : 0);
+        buf_put_u32le(out, tt->nsegments);
+        buf_put_u64le(out, tt->rowset_id);
+        buf_put_u64le(out, tt->rows);
+        put_names(out, tt->segments, tt->nsegments);
+        buf_clear(&dbm_blob);
+        if (tt->ndels > 0) {
+            stor_dbm *tmp = stor_dbm_new();
+            for (size_t j = 0; j < tt->ndels; j++) {
+                const txn_del *d = &tt->dels[j];
+                stor_dbm_mark(tmp, d->rowset_id, d->segment_id, d->rows, d->nrows, versions[i]);
+            }
+            if (stor_dbm_nsegments(tmp) > 0) {
+                stor_dbm_encode(tmp, versions[i], versions[i], &dbm_blob);
+            }
+            stor_dbm_free(tmp);
+        }
+        buf_put_u32le(out, (uint32_t)dbm_blob.len);
+        buf_append(out, dbm_blob.data, dbm_blob.len);
+    }
+    buf_destroy(&dbm_blob);
+    for (size_t i = 0; i < txn->nextras; i++) {
+        buf_put_u16le(out, txn->extras[i].kind);
+        buf_put_u16le(out, 0);
+        buf_put_u32le(out, (uint32_t)txn->extras[i].len);
+        buf_append(out, txn->extras[i].data, txn->extras[i].len);
+    }
+    buf_put_u32le(out, crc32c(out->data, out->len));
+}
+
+int
+stor_txn_commit(stor_engine *e, stor_txn *txn, uint64_t tso, db_error *err)
+{
+    DB_ASSERT(!txn->is_committed);
+    txn->is_committed = true;
+    for (size_t i = 0; i < txn->nextras; i++) {
+        DB_ASSERT(find_extra(e, txn->extras[i].kind) != NULL);
+    }
+    qsort(txn->tablets, txn->ntablets, sizeof *txn->tablets, cmp_txn_tablet);
+    uint64_t *versions = mem_calloc(txn->ntablets + 1, sizeof *versions);
+    buf rec;
+    buf_init(&rec);
+    dec_commit c = {0};
+    int rc = DB_OK;
+    pthread_mutex_lock(&e->commit_mu);
+    /* Under commit_mu no other commit changes a version between this choice and the publish. */
+    for (size_t i = 0; i < txn->ntablets; i++) {
+        /* A tablet that does not exist yet is created by the publish, not before the append. */
+        stor_tablet *t = stor_engine_tablet(e, txn->tablets[i].tablet_id, false);
+        versions[i] = 1;
+        bool is_dup = false;
+        if (t != NULL) {
+            pthread_rwlock_rdlock(&t->lock);
+            versions[i] = t->version + 1;
+            is_dup = txn->tablets[i].has_rowset && tablet_has_rowset(t, txn->tablets[i].rowset_id);
+            pthread_rwlock_unlock(&t->lock);
+        }
+        if (is_dup) {
+            char why[96];
+            snprintf(why, sizeof why, "rowset %" PRIu64 " already exists in tablet %" PRIu64,
+                     txn->tablets[i].rowset_id, txn->tablets[i].tablet_id);
+            rc = db_error_set(err, ER_STOR_COMMIT_BAD, why);
+            goto out;
+        }
+    }
+    encode_commit(txn, tso, versions, &rec);
+    /* Decode our own bytes: the live publish takes exactly the replay's path (I14). */
+    rc = decode_commit(e, rec.data, rec.len, &c, err);
+    DB_ASSERT(rc == DB_OK);
+    rc = cat_editlog_append(e->log, STOR_REC_COMMIT, rec.data, rec.len, NULL, err);
+    if (rc != DB_OK) {
+        goto out; /* I1: nothing published */
+    }
+    rc = publish(e, &c, false, err);
+out:
+    pthread_mutex_unlock(&e->commit_mu);
+    dec_commit_destroy(&c);
+    buf_destroy(&rec);
+    mem_free(versions);
+    return rc;
+}
+
+/* ==== commit record: decode, publish, replay ==== */
+
+static int
+corrupt(db_error *err, const char *what)
+{
+    return db_error_set(err, ER_STOR_COMMIT_CORRUPT, what);
+}
+
+static void
+dec_commit_destroy(dec_commit *c)
+{
+    mem_free(c->tablets);
+    mem_free(c->extras);
+    memset(c, 0, sizeof *c);
+}
+
+/* Decode and check a commit record completely (format, CRC, names, bitmaps, extra kinds). */
+static int
+decode_commit(stor_engine *e, const uint8_t *p, size_t len, dec_commit *c, db_error *err)
+{
+    memset(c, 0, sizeof *c);
+    if (!check_crc(p, len, COMMIT_HEADER_SIZE)) {
+        return corrupt(err, "commit record too short or CRC mismatch");
+    }
+    cursor cur = {p, len - CRC_SIZE, 0, false};
+    uint32_t magic = (uint32_t)cur_u(&cur, 4);
+    uint16_t format = (uint16_t)cur_u(&cur, 2);
+    (void)cur_u(&cur, 2);
+    if (magic != COMMIT_MAGIC || format != COMMIT_FORMAT) {
+        return corrupt(err, "bad commit record magic or format version");
+    }
+    c->txn_id = cur_u(&cur, 8);
+    c->tso = cur_u(&cur, 8);
+    c->ntablets = (uint32_t)cur_u(&cur, 4);
+    c->nextras = (uint32_t)cur_u(&cur, 4);
+    /* Each entry takes at least its fixed part: bound the counts before allocating. */
+    if ((uint64_t)c->ntablets * (COMMIT_TABLET_FIXED + 4) > len ||
+        (uint64_t)c->nextras * COMMIT_EXTRA_FIXED > len) {
+        return corrupt(err, "commit record counts exceed its size");
+    }
+    c->tablets = mem_calloc(c->ntablets + 1, sizeof *c->tablets);
+    c->extras = mem_calloc(c->nextras + 1, sizeof *c->extras);
+    for (uint32_t i = 0; i < c->ntablets; i++) {
+        dec_tablet *d = &c->tablets[i];
+        d->tablet_id = cur_u(&cur, 8);
+        d->version = cur_u(&cur, 8);
+        uint32_t flags = (uint32_t)cur_u(&cur, 4);
+        d->nsegments = (uint32_t)cur_u(&cur, 4);
+        d->rowset_id = cur_u(&cur, 8);
+        d->rows = cur_u(&cur, 8);
+        d->has_rowset = flags & 1;
+        if (cur.is_bad || flags > 1 || d->version == 0 ||
+            (i > 0 && d->tablet_id <= c->tablets[i - 1].tablet_id) ||
+            (!d->has_rowset && (d->nsegments != 0 || d->rowset_id != 0 || d->rows != 0))) {
+            return corrupt(err, "bad tablet entry in commit record");
+        }
+        d->names = cur.p + cur.off;
+        if (!read_names(&cur, d->nsegments, NULL)) {
+            return corrupt(err, "bad segment name in commit record");
+        }
+        d->dbm_len = (uint32_t)cur_u(&cur, 4);
+        d->dbm = cur_take(&cur, d->dbm_len);
+        if (d->dbm == NULL || (d->dbm_len > 0 && !dbm_blob_valid(d->dbm, d->dbm_len))) {
+            return corrupt(err, "bad delete-bitmap additions in commit record");
+        }
+    }
+    for (uint32_t i = 0; i < c->nextras; i++) {
+        dec_extra *x = &c->extras[i];
+        x->kind = (uint16_t)cur_u(&cur, 2);
+        (void)cur_u(&cur, 2);
+        x->len = (uint32_t)cur_u(&cur, 4);
+        x->data = cur_take(&cur, x->len);
+        if (x->data == NULL || find_extra(e, x->kind) == NULL) {
+            return corrupt(err, "bad or unregistered extra section in commit record");
+        }
+    }
+    if (cur.is_bad || cur.off != cur.len) {
+        return corrupt(err, "commit record has trailing bytes");
+    }
+    return DB_OK;
+}
+
+/* Publish a decoded commit: check every tablet first (version = visible + 1, new rowset id),
+ * then apply under each tablet's exclusive lock, then run the extra handlers. */
+static int
+publish(stor_engine *e, const dec_commit *c, bool is_replay, db_error *err)
+{
+    for (uint32_t i = 0; i < c->ntablets; i++) {
+        const dec_tablet *d = &c->tablets[i];
+        stor_tablet *t = stor_engine_tablet(e, d->tablet_id, false);
+        bool ok = d->version == 1; /* a tablet that does not exist yet is at version 0 */
+        if (t != NULL) {
+            pthread_rwlock_rdlock(&t->lock);
+            ok = d->version == t->version + 1 &&
+                 !(d->has_rowset && tablet_has_rowset(t, d->rowset_id));
+            pthread_rwlock_unlock(&t->lock);
+        }
+        if (!ok) { /* I13 */
+            return corrupt(err, "commit record does not follow the tablet's version or repeats a "
+                                "rowset id");
+        }
+    }
+    for (uint32_t i = 0; i < c->ntablets; i++) {
+        const dec_tablet *d = &c->tablets[i];
+        stor_tablet *t = stor_engine_tablet(e, d->tablet_id, true);
+        stor_rowset_meta m = {d->rowset_id, d->version, c->tso, d->rows, d->nsegments, NULL};
+        if (d->has_rowset) {
+            m.segments = mem_calloc(d->nsegments == 0 ? 1 : d->nsegments, sizeof(char *));
+            cursor nc = {d->names, SIZE_MAX / 2, 0, false}; /* checked by decode_commit */
+            bool names_ok = read_names(&nc, d->nsegments, m.segments);
+            DB_ASSERT(names_ok);
+        }
+        pthread_rwlock_wrlock(&t->lock);
+        if (d->has_rowset) {
+            tablet_add_rowset(t, &m);
+        }
+        if (d->dbm_len > 0) {
+            db_error e2;
+            db_error_clear(&e2);
+            /* Checked by decode_commit; the version is newer than every mark (I7). */
+            int arc = stor_dbm_apply(t->dbm, d->dbm, d->dbm_len, &e2);
+            DB_ASSERT(arc == DB_OK);
+        }
+        t->version = d->version;
+        pthread_rwlock_unlock(&t->lock);
+    }
+    for (uint32_t i = 0; i < c->nextras; i++) {
+        const extra_handler *h = find_extra(e, c->extras[i].kind);
+        if (h->fn(h->ctx, c->extras[i].kind, c->tso, c->extras[i].data, c->extras[i].len, is_replay,
+                  err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    return DB_OK;
+}
+
+static int
+replay_commit(void *ctx, uint16_t type, uint64_t seq, const void *payload, size_t len,
+              db_error *err)
+{
+    stor_engine *e = ctx;
+    dec_commit c;
+    int rc = decode_commit(e, payload, len, &c, err);
+    if (rc == DB_OK) {
+        rc = publish(e, &c, true, err);
+    }
+    dec_commit_destroy(&c);
+    return rc;
+}
+
+/* ==== image section ==== */
+
+static int
+image_write(void *ctx, uint64_t seq, buf *out, db_error *err)
+{
+    stor_engine *e = ctx;
+    /* A commit holds commit_mu from before its append until its publish. If one does now, its
+     * record may be covered by this image but not yet published: give up this checkpoint (the
+     * log stays usable; the caller retries) rather than wait, since that commit may itself be
+     * waiting for this checkpoint to let its append through. */
+    if (pthread_mutex_trylock(&e->commit_mu) != 0) {
+        return db_error_set(err, ER_STOR_COMMIT_BAD,
+                            "a storage commit is in progress; "
+                            "checkpoint again");
+    }
+    pthread_mutex_lock(&e->map_mu);
+    size_t start = out->len;
+    buf_put_u32le(out, IMAGE_MAGIC);
+    buf_put_u16le(out, IMAGE_FORMAT);
+    buf_put_u16le(out, 0);
+    buf_put_u64le(out, e->ntablets);
+    for (size_t i = 0; i < e->ntablets; i++) {
+        stor_tablet *t = e->tablets[i];
+        pthread_rwlock_rdlock(&t->lock);
+        buf_put_u64le(out, t->id);
+        buf_put_u64le(out, t->version);
+        buf_put_u32le(out, (uint32_t)t->nrowsets);
+        buf_put_u32le(out, 0);
+        for (size_t j = 0; j < t->nrowsets; j++) {
+            const stor_rowset_meta *m = &t->rowsets[j];
+            buf_put_u64le(out, m->rowset_id);
+            buf_put_u64le(out, m->version);
+            buf_put_u64le(out, m->commit_tso);
+            buf_put_u64le(out, m->rows);
+            buf_put_u32le(out, m->nsegments);
+            put_names(out, m->segments, m->nsegments);
+        }
+        size_t at = out->len;
+        buf_put_u32le(out, 0);
+        stor_dbm_encode(t->dbm, 0, UINT64_MAX, out);
+        uint32_t dlen = (uint32_t)(out->len - at - 4);
+        for (int b = 0; b < 4; b++) {
+            out->data[at + (size_t)b] = (uint8_t)(dlen >> (8 * b));
+        }
+        pthread_rwlock_unlock(&t->lock);
+    }
+    buf_put_u32le(out, crc32c(out->data + start, out->len - start));
+    pthread_mutex_unlock(&e->map_mu);
+    pthread_mutex_unlock(&e->commit_mu);
+    return DB_OK;
+}
+
+/* Load one tablet of the image from cur into e (replay: single-threaded, e has no tablets). */
+static int
+image_load_tablet(stor_engine *e, cursor *cur, uint64_t prev_id, bool is_first, db_error *err)
+{
+    uint64_t id = cur_u(cur, 8);
+    uint64_t version = cur_u(cur, 8);
+    uint32_t nrowsets = (uint32_t)cur_u(cur, 4);
+    (void)cur_u(cur, 4);
+    if (cur->is_bad || (!is_first && id <= prev_id) ||
+        (uint64_t)nrowsets * 36 > cur->len - cur->off) {
+        return corrupt(err, "bad tablet in image");
+    }
+    stor_tablet *t = stor_engine_tablet(e, id, true);
+    pthread_rwlock_wrlock(&t->lock);
+    int rc = DB_OK;
+    t->version = version;
+    for (uint32_t j = 0; j < nrowsets && rc == DB_OK; j++) {
+        stor_rowset_meta m = {0};
+        m.rowset_id = cur_u(cur, 8);
+        m.version = cur_u(cur, 8);
+        m.commit_tso = cur_u(cur, 8);
+        m.rows = cur_u(cur, 8);
+        m.nsegments = (uint32_t)cur_u(cur, 4);
+        uint64_t prev_v = t->nrowsets > 0 ? t->rowsets[t->nrowsets - 1].version : 0;
+        if (cur->is_bad || m.version == 0 || m.version > version || m.version <= prev_v ||
+            (uint64_t)m.nsegments * 3 > cur->len - cur->off) {
+            rc = corrupt(err, "bad rowset in image");
+            break;
+        }
+        m.segments = mem_calloc(m.nsegments == 0 ? 1 : m.nsegments, sizeof(char *));
+        bool ok = read_names(cur, m.nsegments, m.segments);
+        tablet_add_rowset(t, &m); /* owned by t even when bad, so freed with it */
+        if (!ok) {
+            rc = corrupt(err, "bad segment name in image");
+        }
+    }
+    if (rc == DB_OK) {
+        uint32_t dlen = (uint32_t)cur_u(cur, 4);
+        const uint8_t *blob = cur_take(cur, dlen);
+        if (blob == NULL || stor_dbm_apply(t->dbm, blob, dlen, err) != DB_OK) {
+            rc = cur->is_bad ? corrupt(err, "bad delete bitmaps in image") : DB_ERR;
+        }
+    }
+    pthread_rwlock_unlock(&t->lock);
+    return rc;
+}
+
+static int
+image_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err)
+{
+    stor_engine *e = ctx;
+    const uint8_t *p = data;
+    if (!check_crc(p, len, IMAGE_HEADER_SIZE)) {
+        return corrupt(err, "tablet image too short or CRC mismatch");
+    }
+    cursor cur = {p, len - CRC_SIZE, 0, false};
+    uint32_t magic = (uint32_t)cur_u(&cur, 4);
+    uint16_t format = (uint16_t)cur_u(&cur, 2);
+    (void)cur_u(&cur, 2);
+    uint64_t n = cur_u(&cur, 8);
+    if (magic != IMAGE_MAGIC || format != IMAGE_FORMAT || n > len) {
+        return corrupt(err, "bad tablet image header");
+    }
+    uint64_t prev = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        size_t at = cur.off;
+        if (image_load_tablet(e, &cur, prev, i == 0, err) != DB_OK) {
+            return DB_ERR;
+        }
+        cursor idc = {p + at, 8, 0, false};
+        prev = cur_u(&idc, 8);
+    }
+    if (cur.is_bad || cur.off != cur.len) {
+        return corrupt(err, "tablet image has trailing bytes");
+    }
+    return DB_OK;
+}
+
+/* ==== orphans ==== */
+
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted copy of every segment name of t's rowsets (each string a copy; shared lock held). */
+static char **
+tablet_names(stor_tablet *t, size_t *n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < t->nrowsets; i++) {
+        total += t->rowsets[i].nsegments;
+    }
+    char **names = mem_calloc(total + 1, sizeof *names);
+    size_t k = 0;
+    for (size_t i = 0; i < t->nrowsets; i++) {
+        for (uint32_t j = 0; j < t->rowsets[i].nsegments; j++) {
+            names[k++] = mem_strdup(t->rowsets[i].segments[j]);
+        }
+    }
+    qsort(names, total, sizeof *names, cmp_str);
+    *n = total;
+    return names;
+}
+
+static bool
+all_digits(const char *s)
+{
+    if (*s == '\0' || strlen(s) > 20 || (s[0] == '0' && s[1] != '\0')) {
+        return false;
+    }
+    for (; *s != '\0'; s++) {
+        if (*s < '0' || *s > '9') {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Remove the orphans of one tablet directory (t may be NULL: unknown tablet, all are orphans). */
+static int
+clean_dir(const char *dir, stor_tablet *t, uint64_t *nremoved, db_error *err)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return db_error_set(err, ER_IO_ERROR, dir, strerror(errno));
+    }
+    size_t nnames = 0;
+    char **names = NULL;
+    if (t != NULL) {
+        pthread_rwlock_rdlock(&t->lock);
+        names = tablet_names(t, &nnames);
+        pthread_rwlock_unlock(&t->lock); /* no file I/O under the tablet lock */
+    }
+    int rc = DB_OK;
+    size_t nleft = 0;
+    struct dirent *de;
+    char path[4096];
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) {
+            continue;
+        }
+        int plen = snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (plen < 0 || (size_t)plen >= sizeof path) {
+            nleft++;
+            continue;
+        }
+        const char *key = de->d_name;
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+            (names != NULL && bsearch(&key, names, nnames, sizeof *names, cmp_str) != NULL)) {
+            nleft++;
+            continue;
+        }
+        if (unlink(path) != 0) {
+            rc = db_error_set(err, ER_IO_ERROR, path, strerror(errno));
+            break;
+        }
+        (*nremoved)++;
+    }
+    for (size_t i = 0; i < nnames; i++) {
+        mem_free(names[i]);
+    }
+    mem_free(names);
+    closedir(d);
+    if (rc == DB_OK && t == NULL && nleft == 0 && rmdir(dir) != 0) {
+        rc = db_error_set(err, ER_IO_ERROR, dir, strerror(errno));
+    }
+    return rc;
+}
+
+int
+stor_engine_remove_orphans(stor_engine *e, uint64_t *nremoved, db_error *err)
+{
+    uint64_t count = 0;
+    DIR *d = opendir(e->root);
+    if (d == NULL) {
+        return db_error_set(err, ER_IO_ERROR, e->root, strerror(errno));
+    }
+    int rc = DB_OK;
+    struct dirent *de;
+    char path[4096];
+    while (rc == DB_OK && (de = readdir(d)) != NULL) {
+        if (!all_digits(de->d_name)) {
+            continue;
+        }
+        errno = 0;
+        uint64_t id = strtoull(de->d_name, NULL, 10);
+        if (errno != 0) {
+            continue;
+        }
+        int plen = snprintf(path, sizeof path, "%s/%s", e->root, de->d_name);
+        struct stat st;
+        if (plen < 0 || (size_t)plen >= sizeof path || lstat(path, &st) != 0 ||
+            !S_ISDIR(st.st_mode)) {
+            continue;
+        }
+        rc = clean_dir(path, stor_engine_tablet(e, id, false), &count, err);
+    }
+    closedir(d);
+    if (nremoved != NULL) {
+        *nremoved = count;
+    }
+    return rc;
+}
