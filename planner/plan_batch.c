@@ -196,6 +196,8 @@ static void op_init(plan_op *op, plan_ectx *cx, plan_op *child, uint32_t cap);
 static int op_open_base(plan_op *op, db_error *err);
 static void op_close_base(plan_op *op);
 static void op_batch_reset(plan_op *op);
+static int emit_rows(plan_op *op, plan_batch *b, const plan_value *rows, const uint32_t *order,
+                     size_t nrows, size_t *pos, plan_batch **out, db_error *err);
 
 static void
 op_init(plan_op *op, plan_ectx *cx, plan_op *child, uint32_t cap)
@@ -271,6 +273,29 @@ rows_open(plan_op *op, db_error *err)
     return op_open_base(op, err);
 }
 
+/* Fill batch b from materialized rows (op->ncols values each) starting at *pos, in the order
+ * given by order[] (NULL = stored order), until b is full or the rows run out. Used by the
+ * operators that hold their input in memory (rows, sort). */
+static int
+emit_rows(plan_op *op, plan_batch *b, const plan_value *rows, const uint32_t *order, size_t nrows,
+          size_t *pos, plan_batch **out, db_error *err)
+{
+    plan__batch_clear(b);
+    while (b->nrows < b->cap && *pos < nrows) {
+        size_t i = order != NULL ? order[*pos] : *pos;
+        const plan_value *row = &rows[i * op->ncols];
+        for (uint32_t c = 0; c < op->ncols; c++) {
+            if (plan__batch_set(op->cx, b, c, b->nrows, &row[c], err) != DB_OK) {
+                return DB_ERR;
+            }
+        }
+        b->nrows++;
+        (*pos)++;
+    }
+    *out = b;
+    return DB_OK;
+}
+
 static int
 rows_next(plan_op *op, plan_batch **out, db_error *err)
 {
@@ -283,20 +308,7 @@ rows_next(plan_op *op, plan_batch **out, db_error *err)
         return DB_ERR;
     }
     op_batch_reset(op);
-    plan_batch *b = r->out;
-    plan__batch_clear(b);
-    while (b->nrows < b->cap && r->pos < r->nrows) {
-        const plan_value *row = r->rows + r->pos * op->ncols;
-        for (uint32_t c = 0; c < op->ncols; c++) {
-            if (plan__batch_set(op->cx, b, c, b->nrows, &row[c], err) != DB_OK) {
-                return DB_ERR;
-            }
-        }
-        b->nrows++;
-        r->pos++;
-    }
-    *out = b;
-    return DB_OK;
+    return emit_rows(op, r->out, r->rows, NULL, r->nrows, &r->pos, out, err);
 }
 
 plan_op *
@@ -628,20 +640,7 @@ sort_next(plan_op *op, plan_batch **out, db_error *err)
         return DB_OK;
     }
     op_batch_reset(op);
-    plan_batch *b = s->out;
-    plan__batch_clear(b);
-    while (b->nrows < b->cap && s->pos < s->nrows) {
-        const plan_value *row = &s->rows[(size_t)s->order[s->pos] * op->ncols];
-        for (uint32_t c = 0; c < op->ncols; c++) {
-            if (plan__batch_set(op->cx, b, c, b->nrows, &row[c], err) != DB_OK) {
-                return DB_ERR;
-            }
-        }
-        b->nrows++;
-        s->pos++;
-    }
-    *out = b;
-    return DB_OK;
+    return emit_rows(op, s->out, s->rows, s->order, s->nrows, &s->pos, out, err);
 }
 
 plan_op *
