@@ -145,6 +145,7 @@ stress: deps $(BIN)
 
 crash: deps $(BIN)
 	$(Q)/usr/bin/python3 tests/crash/ddl_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
+	$(Q)/usr/bin/python3 tests/crash/dml_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
 
 test: deps all unit regress clients stress crash
 
@@ -206,6 +207,7 @@ fuzz:
 soak: deps all
 	$(Q)/usr/bin/python3 tests/crash/ddl_crash.py --server $(BIN) --workdir $(BUILD)/crash \
 		--rounds 40 --statements 2000
+	$(Q)/usr/bin/python3 tests/crash/dml_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 40
 
 print-%:
 	@echo '$*=$($*)'

@@ -525,6 +525,10 @@ cat_meta_open(const char *dir, const cat_meta_config *cfg, db_error *err)
     cat_editlog_register_section(log, CAT_IMG_SCHEMA, "schema", image_write, image_load, m);
     cat_editlog_register_section(log, CAT_IMG_RECYCLE, "recycle bin", recycle_write, recycle_load,
                                  m);
+    if (cfg->attach != NULL && cfg->attach(cfg->attach_ctx, log, m, err) != DB_OK) {
+        cat_meta_close(m, false);
+        return NULL;
+    }
     if (cat_editlog_replay(log, err) != DB_OK) {
         cat_meta_close(m, false);
         return NULL;

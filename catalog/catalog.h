@@ -215,6 +215,11 @@ typedef struct cat_meta_config {
     cat_editlog_config log; /* segment size and checkpoint triggers */
     cat_clock_fn clock;     /* NULL = cat_clock_realtime_ms */
     void *clock_ctx;
+    /* Called once the log is open and the catalog's own records are registered, before the
+     * replay: other modules sharing the log (storage, binlog, streams) register their record
+     * types and image sections here. NULL = none. An error aborts the open. */
+    int (*attach)(void *ctx, cat_editlog *log, cat_meta *m, db_error *err);
+    void *attach_ctx;
 } cat_meta_config;
 
 /* Open the catalog in dir (the edit log, images and TSO live there) and replay it: the model is

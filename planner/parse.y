@@ -136,6 +136,15 @@ tableref ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { p
 tableref ::= ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
 tableref ::= ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
 tableref ::= LP select RP as_opt ident_tok. { plan_stmt_unsupported(pp, "subqueries"); }
+/* Time travel: FOR VERSION AS OF <tso> | FOR TIME AS OF '<datetime>' (plan_stmt_as_of marks the
+ * table just added). */
+tableref ::= ident_tok(N) dml_asof(X). { plan_stmt_table(pp, NULL, &N, NULL); plan_stmt_as_of(pp, X); }
+tableref ::= ident_tok(N) dml_asof(X) AS ident_tok(A). { plan_stmt_table(pp, NULL, &N, &A); plan_stmt_as_of(pp, X); }
+tableref ::= ident_tok(D) DOT ident_tok(N) dml_asof(X). { plan_stmt_table(pp, &D, &N, NULL); plan_stmt_as_of(pp, X); }
+tableref ::= ident_tok(D) DOT ident_tok(N) dml_asof(X) AS ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); plan_stmt_as_of(pp, X); }
+%type dml_asof {plan_ast *}
+dml_asof(A) ::= FOR VERSION AS OF expr(X). { A = X; }
+dml_asof(A) ::= FOR TIME AS OF expr(X). { A = X; A->negated = true; /* marks "time" */ }
 
 as_opt ::= .
 as_opt ::= AS.
@@ -287,6 +296,49 @@ start_opt ::= READ ONLY. { pp->stmt->access = PLAN_ACCESS_READ_ONLY; }
 start_opt ::= READ WRITE. { pp->stmt->access = PLAN_ACCESS_READ_WRITE; }
 start_opt ::= WITH CONSISTENT SNAPSHOT.
 
+/* ---- DML ---- */
+/* INSERT / UPDATE / DELETE (plan_dml.c). The target table is stmt->dml_table; INSERT ... SELECT
+ * keeps its source query in the statement's SELECT fields. */
+%fallback ID LABEL VERSION OF.
+
+cmd ::= INSERT into_opt dml_target dml_label_opt dml_cols_opt VALUES dml_rows. { plan_stmt_begin(pp, PS_INSERT); }
+cmd ::= INSERT into_opt dml_target dml_label_opt dml_cols_opt select. { pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
+cmd ::= UPDATE dml_target SET dml_assigns where_opt. { plan_stmt_begin(pp, PS_UPDATE); }
+cmd ::= DELETE FROM dml_target dml_parts_opt where_opt. { plan_stmt_begin(pp, PS_DELETE); }
+cmd ::= BEGIN WITH LABEL ident_tok(L). { plan_stmt_label(pp, &L); plan_stmt_begin(pp, PS_BEGIN); }
+
+into_opt ::= .
+into_opt ::= INTO.
+dml_target ::= ident_tok(N). { plan_stmt_dml_target(pp, NULL, &N); }
+dml_target ::= ident_tok(D) DOT ident_tok(N). { plan_stmt_dml_target(pp, &D, &N); }
+dml_target ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N). { plan_ast_catalog(pp, &C); plan_stmt_dml_target(pp, &D, &N); }
+dml_label_opt ::= dml_parts_opt.
+dml_label_opt ::= dml_parts_opt WITH LABEL ident_tok(L). { plan_stmt_label(pp, &L); }
+dml_parts_opt ::= .
+dml_parts_opt ::= PARTITION LP dml_partlist RP.
+dml_parts_opt ::= PARTITIONS LP dml_partlist RP.
+dml_parts_opt ::= PARTITION ident_tok(P). { plan_stmt_dml_part(pp, &P); }
+dml_partlist ::= ident_tok(P). { plan_stmt_dml_part(pp, &P); }
+dml_partlist ::= dml_partlist COMMA ident_tok(P). { plan_stmt_dml_part(pp, &P); }
+dml_cols_opt ::= .
+dml_cols_opt ::= LP RP. { pp->stmt->dml_has_cols = true; }
+dml_cols_opt ::= LP dml_collist RP. { pp->stmt->dml_has_cols = true; }
+dml_collist ::= ident_tok(C). { plan_stmt_dml_col(pp, &C); }
+dml_collist ::= dml_collist COMMA ident_tok(C). { plan_stmt_dml_col(pp, &C); }
+dml_rows ::= dml_row.
+dml_rows ::= dml_rows COMMA dml_row.
+dml_row ::= LP RP. { plan_stmt_dml_row_end(pp); }
+dml_row ::= LP dml_vals RP. { plan_stmt_dml_row_end(pp); }
+dml_vals ::= dml_val.
+dml_vals ::= dml_vals COMMA dml_val.
+dml_val ::= expr(X). { plan_stmt_dml_value(pp, X); }
+dml_val ::= DEFAULT. { plan_stmt_dml_value(pp, NULL); }
+dml_assigns ::= dml_assign.
+dml_assigns ::= dml_assigns COMMA dml_assign.
+dml_assign ::= ident_tok(C) EQ expr(X). { plan_stmt_dml_col(pp, &C); plan_stmt_dml_value(pp, X); }
+dml_assign ::= ident_tok(Q) DOT ident_tok(C) EQ expr(X). { (void)Q; plan_stmt_dml_col(pp, &C); plan_stmt_dml_value(pp, X); }
+dml_assign ::= ident_tok(C) EQ DEFAULT. { plan_stmt_dml_col(pp, &C); plan_stmt_dml_value(pp, NULL); }
+
 /* ---- DCL ---- */
 /* Users and privileges (plan_dcl.c builds the plan_dcl). Nonterminals carry a dcl_ prefix.
  * Privilege words other than the reserved SELECT, ALTER, CREATE, DROP and ALL are IDs checked
@@ -335,6 +387,9 @@ dcl_priv ::= SELECT(W). { plan_dcl_priv(pp, &W); }
 dcl_priv ::= ALTER(W). { plan_dcl_priv(pp, &W); }
 dcl_priv ::= CREATE(W). { plan_dcl_priv(pp, &W); }
 dcl_priv ::= DROP(W). { plan_dcl_priv(pp, &W); }
+dcl_priv ::= INSERT(W). { plan_dcl_priv(pp, &W); }
+dcl_priv ::= UPDATE(W). { plan_dcl_priv(pp, &W); }
+dcl_priv ::= DELETE(W). { plan_dcl_priv(pp, &W); }
 dcl_priv ::= ALL(W). { plan_dcl_priv(pp, &W); }
 dcl_priv ::= ALL(W) PRIVILEGES. { plan_dcl_priv(pp, &W); }
 

@@ -513,6 +513,7 @@ plan_stmt_table(plan_parse *pp, const plan_token *db, const plan_token *name,
     t->db = db ? plan__ident_decode(pp->a, db) : NULL;
     t->name = plan__ident_decode(pp->a, name);
     t->alias = alias ? plan__ident_decode(pp->a, alias) : NULL;
+    t->as_of = NULL;
 }
 
 /* A subquery: parsed, not supported yet. A NULL literal stands in for it so the enclosing
@@ -846,4 +847,69 @@ parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi
     pp.stmt->nparams = (uint16_t)pp.nparams;
     *stmt = pp.stmt;
     return DB_OK;
+}
+
+/* ---- DML builders ---- */
+
+void
+plan_stmt_dml_target(plan_parse *pp, const plan_token *db, const plan_token *name)
+{
+    plan_table_ref *t = &pp->stmt->dml_table;
+    t->db = db ? plan__ident_decode(pp->a, db) : NULL;
+    t->name = plan__ident_decode(pp->a, name);
+    t->alias = NULL;
+}
+
+void
+plan_stmt_dml_col(plan_parse *pp, const plan_token *col)
+{
+    plan_stmt *st = pp->stmt;
+    st->dml_cols = grow(pp->a, st->dml_cols, st->ndml_cols, &st->cap_dml_cols, sizeof(char *));
+    st->dml_cols[st->ndml_cols++] = plan__ident_decode(pp->a, col);
+}
+
+void
+plan_stmt_dml_value(plan_parse *pp, plan_ast *x)
+{
+    plan_stmt *st = pp->stmt;
+    st->dml_values =
+            grow(pp->a, st->dml_values, st->ndml_values, &st->cap_dml_values, sizeof(plan_ast *));
+    st->dml_values[st->ndml_values++] = x;
+}
+
+/* Close a VALUES row: row_start gets the start of the next one. */
+void
+plan_stmt_dml_row_end(plan_parse *pp)
+{
+    plan_stmt *st = pp->stmt;
+    if (st->dml_row_start == NULL) {
+        st->dml_row_start = grow(pp->a, NULL, 0, &st->cap_dml_rows, sizeof(uint32_t));
+        st->dml_row_start[0] = 0;
+    }
+    st->dml_row_start =
+            grow(pp->a, st->dml_row_start, st->ndml_rows + 1, &st->cap_dml_rows, sizeof(uint32_t));
+    st->dml_row_start[++st->ndml_rows] = st->ndml_values;
+}
+
+void
+plan_stmt_dml_part(plan_parse *pp, const plan_token *name)
+{
+    plan_stmt *st = pp->stmt;
+    st->dml_parts = grow(pp->a, st->dml_parts, st->ndml_parts, &st->cap_dml_parts, sizeof(char *));
+    st->dml_parts[st->ndml_parts++] = plan__ident_decode(pp->a, name);
+}
+
+void
+plan_stmt_label(plan_parse *pp, const plan_token *name)
+{
+    pp->stmt->label = plan__ident_decode(pp->a, name);
+}
+
+/* FOR VERSION / TIME AS OF: applies to the table reference just added. */
+void
+plan_stmt_as_of(plan_parse *pp, const plan_ast *x)
+{
+    plan_stmt *st = pp->stmt;
+    DB_ASSERT(st->ntables > 0);
+    st->tables[st->ntables - 1].as_of = x;
 }

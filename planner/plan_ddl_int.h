@@ -168,8 +168,5 @@ void plan__catalog_meta(plan_catalog_view *cv, cat_meta *m);
  * ER_NO_SUCH_TABLE when it does not exist. */
 int plan__meta_field_list(plan_session *s, const char *db, const char *table, const char *wildcard,
                           arena *a, plan_column **cols, size_t *ncols, db_error *err);
-/* Whether db.name is a catalog table: DB_OK when it is not; otherwise DB_ERR with
- * ER_NOT_SUPPORTED_YET (its data cannot be read before storage exists). */
-int plan__meta_table_ref(plan_session *s, const char *db, const char *name, db_error *err);
 
 #endif /* PLANNER_PLAN_DDL_INT_H */

@@ -5,6 +5,7 @@
  * are recorded in the session for SHOW WARNINGS. plan__describe is the prepare-time variant:
  * the same analysis, the result columns, nothing evaluated. See README.md §Statements. */
 #include "planner/plan_ddl_int.h"
+#include "planner/plan_dml_int.h"
 #include "planner/plan_exec_int.h"
 
 #include <stdio.h>
@@ -933,12 +934,24 @@ plan__exec_stmt(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_
         rc = plan_session_use_db(s, st->name, err);
         break;
     case PS_BEGIN:
-        s->in_trans = true; /* an open transaction is committed implicitly first */
+        /* An open transaction is committed implicitly first (MySQL). */
+        rc = plan__txn_commit(s, err);
+        s->in_trans = true;
         break;
     case PS_COMMIT:
-    case PS_ROLLBACK:
+        rc = plan__txn_commit(s, err);
         s->in_trans = false;
         s->next_iso = PLAN_ISO_NONE;
+        break;
+    case PS_ROLLBACK:
+        plan__txn_rollback(s);
+        s->in_trans = false;
+        s->next_iso = PLAN_ISO_NONE;
+        break;
+    case PS_INSERT:
+    case PS_UPDATE:
+    case PS_DELETE:
+        rc = plan__exec_dml(cx, st, out, err); /* plan_dml.c */
         break;
     case PS_UNSUPPORTED:
         rc = db_error_set(err, ER_NOT_SUPPORTED_YET, st->what ? st->what : "this statement");
@@ -1068,6 +1081,9 @@ plan__describe(plan_session *s, const plan_stmt *st, const char *sql, size_t len
     case PS_BEGIN:
     case PS_COMMIT:
     case PS_ROLLBACK:
+    case PS_INSERT: /* no result set; the table is checked when it runs */
+    case PS_UPDATE:
+    case PS_DELETE:
         break;
     }
     if (rc != DB_OK) {

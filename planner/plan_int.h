@@ -150,7 +150,8 @@ typedef struct plan_select_item {
 typedef struct plan_table_ref {
     const char *db; /* NULL when unqualified */
     const char *name;
-    const char *alias; /* NULL when none */
+    const char *alias;     /* NULL when none */
+    const plan_ast *as_of; /* FOR VERSION AS OF x (as_of->negated: FOR TIME AS OF x), or NULL */
 } plan_table_ref;
 
 typedef enum plan_set_kind {
@@ -197,6 +198,9 @@ typedef enum plan_stmt_kind {
     PS_DEALLOCATE,  /* {DEALLOCATE | DROP} PREPARE name */
     PS_DCL,         /* users and privileges: stmt->dcl (plan_dcl.c) */
     PS_DDL,         /* DDL and catalog SHOW statements: stmt->ddl (plan_ddl_int.h) */
+    PS_INSERT,      /* INSERT INTO t [(cols)] VALUES ... | SELECT ... (plan_dml.c) */
+    PS_UPDATE,      /* UPDATE t SET c = e, ... [WHERE] */
+    PS_DELETE,      /* DELETE FROM t [PARTITION ...] [WHERE] */
 } plan_stmt_kind;
 
 /* Isolation levels in the order of the tx_isolation enum. */
@@ -247,6 +251,21 @@ typedef struct plan_stmt {
     struct plan_dcl *dcl;
     /* PS_DDL */
     struct plan_ddl *ddl;
+    /* INSERT / UPDATE / DELETE: target table, column list (INSERT columns, UPDATE assigned
+     * columns), VALUES rows (row r is dml_values[dml_row_start[r] .. dml_row_start[r + 1]);
+     * NULL entries are DEFAULT), UPDATE values (one per column), PARTITION names, label. */
+    plan_table_ref dml_table;
+    bool dml_has_cols;
+    bool dml_select; /* INSERT ... SELECT: the SELECT fields above are the source */
+    const char **dml_cols;
+    uint32_t ndml_cols, cap_dml_cols;
+    plan_ast **dml_values;
+    uint32_t ndml_values, cap_dml_values;
+    uint32_t *dml_row_start; /* ndml_rows + 1 entries once parsed */
+    uint32_t ndml_rows, cap_dml_rows;
+    const char **dml_parts;
+    uint32_t ndml_parts, cap_dml_parts;
+    const char *label;
     /* The optimizer hint comment right after the first keyword (SELECT / INSERT / UPDATE /
      * DELETE): the text between its opening slash-star-plus and closing star-slash, or NULL.
      * Its SET_VAR list is parsed and applied when the statement runs (plan_hint.c). */
@@ -350,6 +369,14 @@ void plan_stmt_set_names(plan_parse *pp, plan_set_kind kind, const plan_token *c
 void plan_stmt_like(plan_parse *pp, const plan_token *pattern);
 void plan_stmt_name(plan_parse *pp, const plan_token *name);
 void plan_stmt_unsupported(plan_parse *pp, const char *what);
+/* DML builders (plan_ast.c). */
+void plan_stmt_dml_target(plan_parse *pp, const plan_token *db, const plan_token *name);
+void plan_stmt_dml_col(plan_parse *pp, const plan_token *col);
+void plan_stmt_dml_value(plan_parse *pp, plan_ast *x); /* NULL = DEFAULT */
+void plan_stmt_dml_row_end(plan_parse *pp);
+void plan_stmt_dml_part(plan_parse *pp, const plan_token *name);
+void plan_stmt_label(plan_parse *pp, const plan_token *name);
+void plan_stmt_as_of(plan_parse *pp, const plan_ast *x);
 void plan_stmt_using(plan_parse *pp, const plan_token *var);
 
 /* DCL statements (PS_DCL), built by the plan_dcl_* grammar actions (plan_dcl.c). */
@@ -843,6 +870,7 @@ struct plan_server {
     plan_catalog_view catalog; /* what information_schema reads; immutable after _new */
     cat_meta *meta;            /* the durable catalog (plan_server_init.meta), or NULL in unit
                                   tests without one; not owned; immutable after _new */
+    stor_engine *engine;       /* table data (plan_server_init.engine) or NULL; not owned */
 };
 
 struct plan_session {
@@ -861,6 +889,11 @@ struct plan_session {
     size_t warn_total;                     /* all conditions raised (warning_count) */
     size_t err_total;                      /* conditions of level Error (error_count) */
     bool in_trans;                         /* BEGIN seen, not yet COMMIT/ROLLBACK */
+    struct stor_writer *txn_writer;        /* explicit transaction's pending writes (NULL until
+                                              its first INSERT); committed at COMMIT */
+    struct arena *txn_arena;               /* schemas the open transaction's writer refers to
+                                              (freed with it) */
+    struct plan_txn_schema *txn_schemas;   /* in txn_arena: one per table written */
     int64_t row_count;                     /* ROW_COUNT() of the previous statement */
     uint64_t found_rows;                   /* FOUND_ROWS() */
     uint64_t last_insert_id;               /* LAST_INSERT_ID() */
@@ -898,6 +931,11 @@ int plan__exec_dcl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, pl
 /* plan_show.c: CURRENT_TSO(): cat_tso_current of the catalog (ER_NOT_SUPPORTED_YET without
  * one). */
 int plan__current_tso(plan_session *s, int64_t *out, db_error *err);
+
+/* plan_dml.c: transactions. COMMIT writes the session's pending writes (one commit record);
+ * ROLLBACK drops them. */
+int plan__txn_commit(plan_session *s, db_error *err);
+void plan__txn_rollback(plan_session *s);
 
 /* User variables. */
 const plan_uservar *plan__uservar_get(plan_session *s, const char *name);

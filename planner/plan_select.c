@@ -5,6 +5,7 @@
  *   scan -> filter -> [aggregate] -> project -> [sort] -> [limit]
  * and streams the result to the sink batch by batch. See README.md §Executor. */
 #include "planner/plan_ddl_int.h"
+#include "planner/plan_dml_int.h"
 #include "planner/plan_exec_int.h"
 
 #include <stdio.h>
@@ -16,8 +17,14 @@
 
 /* One resolved table of the FROM clause. */
 typedef struct from_table {
-    const plan_vtable *vt;
-    const char *qual; /* the name that qualifies its columns: alias or table name as written */
+    const plan_vtable *vt; /* an information_schema table, or NULL */
+    plan_tbl *tbl;         /* a table with data, or NULL */
+    uint64_t as_of;        /* time travel TSO of tbl, 0 = current */
+    uint32_t ncols;        /* bindable columns */
+    const char **colnames; /* ncols names */
+    const char *org_table; /* the table's own name */
+    const char *schema;    /* its database */
+    const char *qual;      /* the name that qualifies its columns: alias or table name as written */
     const char *meta_table; /* plan_column.table: the alias, else the table's own name */
     plan_bind_col *binds;
 } from_table;
@@ -62,26 +69,60 @@ resolve_table(plan_ectx *cx, const plan_table_ref *ref, from_table *ft, db_error
         return db_error_set(err, ER_NO_DB_ERROR);
     }
     memset(ft, 0, sizeof *ft);
-    /* The single place tables are found. Today only information_schema has any. */
+    /* The single place tables are found: information_schema, else the catalog. */
     if (strcasecmp(db, "information_schema") == 0) {
         ft->vt = plan__vtable_find(ref->name);
-    }
-    if (!ft->vt && plan__meta_table_ref(cx->s, db, ref->name, err) != DB_OK) {
-        return DB_ERR; /* a catalog table: its data cannot be read before storage exists */
-    }
-    if (!ft->vt) {
-        return db_error_set(err, ER_NO_SUCH_TABLE, db, ref->name);
+        if (!ft->vt) {
+            return db_error_set(err, ER_NO_SUCH_TABLE, db, ref->name);
+        }
+        ft->ncols = ft->vt->ncols;
+        ft->colnames = arena_calloc(cx->a, ft->ncols, sizeof(char *));
+        for (uint32_t i = 0; i < ft->ncols; i++) {
+            ft->colnames[i] = ft->vt->cols[i].name;
+        }
+        ft->org_table = ft->vt->name;
+        ft->schema = "information_schema";
+    } else {
+        if (plan__check_priv(cx, CAT_PRIV_SELECT, db, ref->name, err) != DB_OK) {
+            return DB_ERR;
+        }
+        ft->tbl = arena_calloc(cx->a, 1, sizeof *ft->tbl);
+        if (plan__tbl_open(cx, db, ref->name, ft->tbl, err) != DB_OK) {
+            if (err->code == db_error_code_of(ER_BAD_DB_ERROR)) {
+                db_error_clear(err);
+                return db_error_set(err, ER_NO_SUCH_TABLE, db, ref->name);
+            }
+            return DB_ERR;
+        }
+        if (ref->as_of && !cx->describe &&
+            plan__as_of_tso(cx, ref->as_of, &ft->as_of, err) != DB_OK) {
+            return DB_ERR;
+        }
+        int idx = plan__sysvar_find("show_hidden_columns");
+        bool hidden = idx >= 0 && cx->s->vars[idx].i != 0;
+        ft->ncols = hidden ? ft->tbl->ncols : ft->tbl->nvis;
+        ft->colnames = arena_calloc(cx->a, ft->ncols ? ft->ncols : 1, sizeof(char *));
+        for (uint32_t i = 0; i < ft->ncols; i++) {
+            ft->colnames[i] = ft->tbl->cols[i].name;
+        }
+        ft->org_table = ft->tbl->name;
+        ft->schema = ft->tbl->db;
     }
     ft->qual = ref->alias ? ref->alias : ref->name;
-    ft->meta_table = ref->alias ? ref->alias : ft->vt->name;
-    ft->binds = arena_calloc(cx->a, ft->vt->ncols, sizeof *ft->binds);
-    for (uint32_t i = 0; i < ft->vt->ncols; i++) {
+    ft->meta_table = ref->alias ? ref->alias : ft->org_table;
+    ft->binds = arena_calloc(cx->a, ft->ncols ? ft->ncols : 1, sizeof *ft->binds);
+    for (uint32_t i = 0; i < ft->ncols; i++) {
         plan_bind_col *b = &ft->binds[i];
-        b->name = ft->vt->cols[i].name;
-        plan__vcol_type(&ft->vt->cols[i], &b->t, &b->vk);
+        b->name = ft->colnames[i];
+        if (ft->vt) {
+            plan__vcol_type(&ft->vt->cols[i], &b->t, &b->vk);
+        } else {
+            b->t = ft->tbl->cols[i].xt;
+            b->vk = ft->tbl->cols[i].vk;
+        }
         b->table = ft->qual;
-        b->db = ref->alias ? NULL : "information_schema"; /* an alias hides db.tbl */
-        b->table_ci = ref->alias == NULL; /* aliases are case-sensitive, I_S names are not */
+        b->db = ref->alias ? NULL : ft->schema;     /* an alias hides db.tbl */
+        b->table_ci = ref->alias == NULL && ft->vt; /* aliases and tables are case-sensitive */
     }
     return DB_OK;
 }
@@ -92,10 +133,10 @@ column_expr(plan_ectx *cx, const from_table *ft, uint32_t col)
 {
     plan_ast *x = arena_calloc(cx->a, 1, sizeof *x);
     x->kind = PA_COLUMN;
-    x->name = ft->vt->cols[col].name;
+    x->name = ft->colnames[col];
     plan_expr *e = NULL;
     db_error err;
-    int rc = plan__analyze(cx, x, ft->binds, ft->vt->ncols, "field list", &e, &err);
+    int rc = plan__analyze(cx, x, ft->binds, ft->ncols, "field list", &e, &err);
     DB_ASSERT(rc == DB_OK);
     return e;
 }
@@ -124,10 +165,10 @@ sel_add(plan_ectx *cx, sel_list *sl, plan_expr *e, const plan_column *c)
 static void
 column_meta(const from_table *ft, uint32_t col, plan_column *c)
 {
-    c->org_name = ft->vt->cols[col].name;
+    c->org_name = ft->colnames[col];
     c->table = ft->meta_table;
-    c->org_table = ft->vt->name;
-    c->schema = "information_schema";
+    c->org_table = ft->org_table;
+    c->schema = ft->schema;
 }
 
 static int
@@ -144,10 +185,10 @@ expand_star(plan_ectx *cx, const from_table *ft, const plan_select_item *it, sel
             return db_error_set(err, ER_BAD_TABLE_ERROR, it->star_qual);
         }
     }
-    for (uint32_t i = 0; i < ft->vt->ncols; i++) {
+    for (uint32_t i = 0; i < ft->ncols; i++) {
         plan_expr *e = column_expr(cx, ft, i);
         plan_column c;
-        plan__col_init(&c, ft->vt->cols[i].name, &e->t);
+        plan__col_init(&c, ft->colnames[i], &e->t);
         column_meta(ft, i, &c);
         sel_add(cx, sl, e, &c);
     }
@@ -243,15 +284,14 @@ plan_aggs(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op **ro
         const plan_select_item *it = &st->items[i];
         const plan_ast *c = it->is_star ? NULL : nonagg_column(it->expr);
         if (it->is_star || c) {
-            const char *name = it->is_star ? ft->vt->cols[0].name : c->name;
-            for (uint32_t k = 0; !it->is_star && k < ft->vt->ncols; k++) {
-                if (strcasecmp(ft->vt->cols[k].name, name) == 0) {
-                    name = ft->vt->cols[k].name;
+            const char *name = it->is_star ? ft->colnames[0] : c->name;
+            for (uint32_t k = 0; !it->is_star && k < ft->ncols; k++) {
+                if (strcasecmp(ft->colnames[k], name) == 0) {
+                    name = ft->colnames[k];
                 }
             }
-            return db_error_set(
-                    err, ER_MIX_OF_GROUP_FUNC_AND_FIELDS_V2, i + 1,
-                    arena_sprintf(cx->a, "information_schema.%s.%s", ft->vt->name, name));
+            return db_error_set(err, ER_MIX_OF_GROUP_FUNC_AND_FIELDS_V2, i + 1,
+                                arena_sprintf(cx->a, "%s.%s.%s", ft->schema, ft->org_table, name));
         }
         collect_aggs(it->expr, &nodes, &n, &cap, cx->a);
     }
@@ -272,8 +312,8 @@ plan_aggs(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op **ro
             return db_error_set(err, ER_INVALID_GROUP_FUNC_USE);
         }
         plan_expr *arg = NULL;
-        if (!star && plan__analyze(cx, x->args[0], ft->binds, ft->vt->ncols, "field list", &arg,
-                                   err) != DB_OK) {
+        if (!star &&
+            plan__analyze(cx, x->args[0], ft->binds, ft->ncols, "field list", &arg, err) != DB_OK) {
             return DB_ERR;
         }
         ag->arg = arg;
@@ -348,7 +388,7 @@ order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, sel_list *s
             for (uint32_t j = 0; j < st->nitems && col < 0; j++) {
                 const plan_select_item *it = &st->items[j];
                 if (it->is_star) {
-                    pos += ft->vt->ncols;
+                    pos += ft->ncols;
                     continue;
                 }
                 if (it->alias && strcasecmp(it->alias, x->name) == 0) {
@@ -360,7 +400,7 @@ order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, sel_list *s
             for (uint32_t j = 0; j < st->nitems && col < 0; j++) {
                 const plan_select_item *it = &st->items[j];
                 if (it->is_star) {
-                    pos += ft->vt->ncols;
+                    pos += ft->ncols;
                     continue;
                 }
                 if (!it->alias && it->expr->kind == PA_COLUMN &&
@@ -372,7 +412,7 @@ order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, sel_list *s
         }
         if (col < 0) {
             plan_expr *e;
-            if (plan__analyze(cx, x, ft->binds, ft->vt->ncols, "order clause", &e, err) != DB_OK) {
+            if (plan__analyze(cx, x, ft->binds, ft->ncols, "order clause", &e, err) != DB_OK) {
                 return DB_ERR;
             }
             plan_column c;
@@ -417,8 +457,8 @@ emit_batch(void *ctx, const plan_batch *b, db_error *err)
 }
 
 int
-plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
-                  db_error *err)
+plan__select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_column **colsp,
+                   uint32_t *ncolsp, db_error *err)
 {
     plan_session *s = cx->s;
     from_table ft;
@@ -435,18 +475,23 @@ plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, pla
     }
 
     plan_op *root = NULL;
-    if (!cx->describe) {
+    if (!cx->describe && ft.tbl) {
+        /* With show_hidden_columns the rows carrying the delete sign show too (Doris adds the
+         * __DORIS_DELETE_SIGN__ = 0 filter only when hidden columns are hidden). */
+        root = plan__op_tscan(cx, ft.tbl, ft.as_of, false, ft.ncols > ft.tbl->nvis);
+        plan__tscan_prune(root, st->where, ft.qual);
+    } else if (!cx->describe) {
         plan_value *rows;
         size_t nrows;
         if (plan__vtable_rows(cx, ft.vt, &rows, &nrows, err) != DB_OK) {
             return DB_ERR;
         }
-        plan_vtype *types = arena_calloc(cx->a, ft.vt->ncols, sizeof *types);
-        for (uint32_t i = 0; i < ft.vt->ncols; i++) {
+        plan_vtype *types = arena_calloc(cx->a, ft.ncols, sizeof *types);
+        for (uint32_t i = 0; i < ft.ncols; i++) {
             types[i].kind = ft.binds[i].vk;
             types[i].is_unsigned = ft.binds[i].t.is_unsigned;
         }
-        root = plan__op_rows(cx, types, ft.vt->ncols, rows, nrows, plan__batch_cap(s));
+        root = plan__op_rows(cx, types, ft.ncols, rows, nrows, plan__batch_cap(s));
     }
 
     if (st->where) {
@@ -454,7 +499,7 @@ plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, pla
             return db_error_set(err, ER_INVALID_GROUP_FUNC_USE);
         }
         plan_expr *where;
-        if (plan__analyze(cx, st->where, ft.binds, ft.vt->ncols, "where clause", &where, err) !=
+        if (plan__analyze(cx, st->where, ft.binds, ft.ncols, "where clause", &where, err) !=
             DB_OK) {
             return DB_ERR;
         }
@@ -494,8 +539,7 @@ plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, pla
                 continue;
             }
             plan_expr *e;
-            if (plan__analyze(cx, it->expr, ft.binds, ft.vt->ncols, "field list", &e, err) !=
-                DB_OK) {
+            if (plan__analyze(cx, it->expr, ft.binds, ft.ncols, "field list", &e, err) != DB_OK) {
                 return DB_ERR;
             }
             plan_column c;
@@ -511,8 +555,11 @@ plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, pla
         }
     }
 
+    *colsp = sl.cols;
+    *ncolsp = sl.nvis;
+    *rootp = NULL;
     if (cx->describe) {
-        return sink->columns(sink->ctx, sl.cols, sl.nvis, err);
+        return DB_OK;
     }
     root = plan__op_project(cx, root, sl.exprs, sl.n);
     if (keys) {
@@ -523,12 +570,29 @@ plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, pla
     if (limit != UINT64_MAX || st->limit_offset > 0) {
         root = plan__op_limit(cx, root, st->limit_offset, limit);
     }
+    *rootp = root;
+    return DB_OK;
+}
 
-    out->is_result_set = true;
-    if (sink->columns(sink->ctx, sl.cols, sl.nvis, err) != DB_OK) {
+int
+plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
+                  db_error *err)
+{
+    plan_session *s = cx->s;
+    plan_op *root;
+    plan_column *cols;
+    uint32_t nvis;
+    if (plan__select_build(cx, st, &root, &cols, &nvis, err) != DB_OK) {
         return DB_ERR;
     }
-    emit_ctx ec = {sink, sl.nvis, arena_calloc(cx->a, sl.nvis ? sl.nvis : 1, sizeof(plan_cell)),
+    if (cx->describe) {
+        return sink->columns(sink->ctx, cols, nvis, err);
+    }
+    out->is_result_set = true;
+    if (sink->columns(sink->ctx, cols, nvis, err) != DB_OK) {
+        return DB_ERR;
+    }
+    emit_ctx ec = {sink, nvis, arena_calloc(cx->a, nvis ? nvis : 1, sizeof(plan_cell)),
                    arena_new(0), 0};
     int rc = plan__op_drain(root, emit_batch, &ec, err);
     arena_free(ec.a);

@@ -3,6 +3,7 @@
  * variables, user variables, current database, diagnostics, transaction flags).
  * See README.md §Data structures and §Threads. */
 #include "planner/plan_ddl_int.h"
+#include "planner/plan_dml_int.h"
 #include "planner/plan_exec_int.h"
 
 #include <stdarg.h>
@@ -27,6 +28,7 @@ plan_server_new(const plan_server_init *init)
     if (init) {
         srv->hooks = init->hooks;
         srv->meta = init->meta;
+        srv->engine = init->engine;
     }
     srv->start_time = (int64_t)time(NULL);
     pthread_mutex_init(&srv->lock, NULL);
@@ -119,6 +121,7 @@ plan_session_free(plan_session *s)
     if (!s) {
         return;
     }
+    plan__txn_rollback(s); /* a connection that goes away rolls its transaction back */
     plan__sysval_free(s->vars, plan__sysvar_count());
     mem_free(s->vars);
     free_uservars(s);
@@ -190,6 +193,7 @@ plan_session_reset(plan_session *s, const char *user, const char *host)
     pthread_mutex_unlock(&s->srv->lock);
     free_uservars(s);
     plan__prep_free_all(s);
+    plan__txn_rollback(s);
     s->nwarns = s->warn_total = s->err_total = 0;
     s->in_trans = false;
     s->row_count = 0;

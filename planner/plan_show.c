@@ -319,7 +319,7 @@ table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, plan_rowset *
                                    r->key,
                                    def,
                                    extra,
-                                   "true",
+                                   (col->flags & CAT_COL_HIDDEN) ? "false" : "true",
                                    "",
                                    ""};
             plan__rs_add(a, rs, row);
@@ -470,30 +470,6 @@ plan__current_tso(plan_session *s, int64_t *out, db_error *err)
 }
 
 /* ---- tables referenced by SELECT and COM_FIELD_LIST ---- */
-
-int
-plan__meta_table_ref(plan_session *s, const char *db, const char *name, db_error *err)
-{
-    cat_meta *m = s->srv->meta;
-    if (!m) {
-        return DB_OK;
-    }
-    const cat_catalog *c = cat_meta_read_begin(m);
-    const cat_db *d = cat_db_find(c, db);
-    bool found = d && cat_table_find(d, name) != NULL;
-    cat_meta_read_end(m);
-    if (found) {
-        /* Privileges first: a user without SELECT_PRIV learns nothing more than "denied". */
-        plan_ectx cx;
-        memset(&cx, 0, sizeof cx);
-        cx.s = s;
-        if (plan__check_priv(&cx, CAT_PRIV_SELECT, db, name, err) != DB_OK) {
-            return DB_ERR;
-        }
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "reading table data (no storage yet)");
-    }
-    return DB_OK;
-}
 
 int
 plan__meta_field_list(plan_session *s, const char *db, const char *table, const char *wildcard,

@@ -662,7 +662,13 @@ plan__sysvar_set(plan_ectx *cx, int idx, plan_scope scope, const plan_value *v, 
     store(cx, idx, scope, &nv);
     /* Side effects. */
     if (strcmp(d->name, "autocommit") == 0 && scope != PLAN_SCOPE_GLOBAL && nv.i == 1) {
-        s->in_trans = false; /* SET autocommit=1 commits */
+        /* SET autocommit=1 commits (an error of that commit is logged in the warnings). */
+        db_error cerr;
+        db_error_clear(&cerr);
+        if (plan__txn_commit(s, &cerr) != DB_OK) {
+            plan__warn(s, cerr.code, "%s", cerr.msg);
+        }
+        s->in_trans = false;
     }
     if (!nv.is_null && nv.s) {
         const char *pairs[][2] = {{"character_set_connection", "collation_connection"},

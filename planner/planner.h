@@ -16,6 +16,7 @@
 #include "common/db_error.h"
 
 typedef struct cat_meta cat_meta;         /* catalog/catalog.h */
+typedef struct stor_engine stor_engine;   /* storage/storage.h */
 typedef struct plan_server plan_server;   /* process-wide SQL state (global variables) */
 typedef struct plan_session plan_session; /* one connection's SQL state */
 
@@ -120,6 +121,7 @@ typedef struct plan_server_init {
     bool have_ssl;                /* @@have_ssl YES/DISABLED */
     cat_meta *meta;               /* the durable catalog (databases, tables, users, TSO); NULL in
                                      unit tests that need none */
+    stor_engine *engine; /* table data; NULL in unit tests that need none (DML then fails) */
     plan_hooks hooks;
 } plan_server_init;
 

@@ -22,6 +22,7 @@
 #include "conf/conf.h"
 #include "planner/planner.h"
 #include "protocol/protocol.h"
+#include "storage/storage.h"
 
 #define SRV_VERSION            "5.7.99-rivulet-0.1.0"
 #define SRV_VERSION_COMMENT    "Rivulet 0.1.0 (Doris-compatible)"
@@ -133,6 +134,7 @@ struct srv_server {
     srv_pool *pool;
     SSL_CTX *ssl_ctx;            /* NULL when TLS could not be set up */
     cat_meta *meta;              /* the durable catalog (edit log, TSO, schema) */
+    stor_engine *engine;         /* table data (tablets, rowsets); shares the catalog's log */
     uv_timer_t checkpoint_timer; /* looks every second whether a checkpoint is due */
     srv_job checkpoint_job;      /* at most one checkpoint runs at a time */
     bool checkpoint_running;     /* loop thread only */

@@ -177,6 +177,17 @@ setup_logging(const cfg *c, db_error *err)
     return DB_OK;
 }
 
+/* cat_meta_config.attach: the storage engine registers its commit record and image section on
+ * the catalog's edit log before the replay (one log, one commit point). */
+static int
+attach_storage(void *ctx, cat_editlog *log, cat_meta *m, db_error *err)
+{
+    (void)m;
+    srv_server *s = ctx;
+    s->engine = stor_engine_new(s->conf.storage_root_path, log, err);
+    return s->engine != NULL ? DB_OK : DB_ERR;
+}
+
 static int
 start(srv_server *s, db_error *err)
 {
@@ -189,14 +200,25 @@ start(srv_server *s, db_error *err)
     if (s->ssl_ctx == NULL) {
         return DB_ERR;
     }
-    cat_meta_config mc = {.log = {.checkpoint_records = (uint64_t)c->edit_log_roll_num}};
+    cat_meta_config mc = {.log = {.checkpoint_records = (uint64_t)c->edit_log_roll_num},
+                          .attach = attach_storage,
+                          .attach_ctx = s};
     uint64_t t0 = srv_now_ms();
     s->meta = cat_meta_open(c->meta_dir, &mc, err);
     if (s->meta == NULL) {
         return DB_ERR;
     }
-    log_info("catalog replayed from %s in %llu ms", c->meta_dir,
-             (unsigned long long)(srv_now_ms() - t0));
+    log_info("catalog replayed from %s in %llu ms (%zu tablets)", c->meta_dir,
+             (unsigned long long)(srv_now_ms() - t0), stor_engine_ntablets(s->engine));
+    uint64_t nremoved = 0;
+    if (stor_engine_remove_orphans(s->engine, &nremoved, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (nremoved > 0) {
+        log_info("removed %llu uncommitted storage files left by the last run",
+                 (unsigned long long)nremoved);
+    }
+    stor_engine_set_cache_capacity(s->engine, (size_t)c->storage_page_cache_capacity);
     proto_native_password_hash(c->root_password, strlen(c->root_password), s->root_stage2);
     s->root_has_password = c->root_password[0] != '\0';
 
@@ -217,6 +239,7 @@ start(srv_server *s, db_error *err)
         pi.system_time_zone = tz;
     }
     pi.meta = s->meta;
+    pi.engine = s->engine;
     s->plan = plan_server_new(&pi);
 
     int nthreads = (int)c->worker_threads;
@@ -328,6 +351,7 @@ teardown(srv_server *s)
     }
     /* A clean stop leaves an image, so the next start replays nothing. */
     cat_meta_close(s->meta, s->exit_code == 0);
+    stor_engine_free(s->engine); /* after the close: its checkpoint writes the tablet image */
     if (s->ssl_ctx != NULL) {
         SSL_CTX_free(s->ssl_ctx);
     }

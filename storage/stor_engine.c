@@ -5,13 +5,14 @@
  * (durable) and then publishes it through the same decode + publish path the replay uses, so a
  * replayed record re-publishes identically. The image section holds every tablet. Also the
  * removal of orphan segment files after a crash. See README.md §Formats "Commit record". */
-#include "storage/storage.h"
+#include "storage/stor_int.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <roaring/roaring.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@
 #define COMMIT_TABLET_FIXED 40
 #define COMMIT_EXTRA_FIXED  8
 #define IMAGE_MAGIC         0x49545652u /* "RVTI" read as u32le */
-#define IMAGE_FORMAT        1
+#define IMAGE_FORMAT        2           /* 2 adds the per-version TSOs; 1 is still read */
 #define IMAGE_HEADER_SIZE   16
 #define CRC_SIZE            4
 
@@ -41,7 +42,18 @@ struct stor_tablet {
     uint64_t version;          /* visible version: the last published commit's, 0 = none */
     stor_rowset_meta *rowsets; /* ascending version; strings owned */
     size_t nrowsets, cap;
-    stor_dbm *dbm; /* delete bitmaps; owned */
+    stor_dbm *dbm;  /* delete bitmaps; owned */
+    uint64_t *vtso; /* vtso[v - 1] = commit TSO of version v, for v in 1..nvtso; owned. A
+                       tablet loaded from a format-1 image has nvtso 0 (TSOs unknown). */
+    size_t nvtso, vcap;
+    /* write_mu serializes the merge-on-write writers of this tablet (stor_writer.c): a writer
+     * holds it from the start of its chain run (primary-key lookups, delete marks) through the
+     * publish and the primary-key index update, so the index always equals the published
+     * state when the next writer looks keys up. pk and pk_ready are read and written only
+     * under write_mu (scans never touch pk). Taken before commit_mu / map_mu / lock. */
+    pthread_mutex_t write_mu;
+    stor_pkindex *pk; /* MoW primary-key index; owned; NULL until first needed */
+    bool pk_ready;    /* pk holds every key of the published rowsets (built lazily) */
 };
 
 /* Handler of one kind of extra commit section. */
@@ -60,6 +72,12 @@ struct stor_engine {
     pthread_mutex_t commit_mu; /* serializes commits: version choice, append, publish */
     extra_handler *extras;     /* registered before the replay; immutable afterwards */
     size_t nextras;
+    /* Next rowset id to hand out: above every rowset id published (live, replay, image load),
+     * so ids are unique within every tablet, also across restarts. */
+    _Atomic uint64_t next_rowset_id;
+    stor_stage *stages; /* added by stor_engine_add_stage (start-up only); owned */
+    size_t nstages;
+    stor_cache *cache; /* page cache shared by scans and writers; owned; NULL = none */
 };
 
 /* A transaction's changes to one tablet. */
@@ -238,6 +256,7 @@ stor_engine_new(const char *root_path, cat_editlog *log, db_error *err)
     e->log = log;
     pthread_mutex_init(&e->map_mu, NULL);
     pthread_mutex_init(&e->commit_mu, NULL);
+    atomic_init(&e->next_rowset_id, 1);
     cat_editlog_register(log, STOR_REC_COMMIT, "storage commit", replay_commit, e);
     cat_editlog_register_section(log, STOR_IMG_TABLETS, "storage tablets", image_write, image_load,
                                  e);
@@ -255,6 +274,8 @@ stor_engine_free(stor_engine *e)
     }
     mem_free(e->tablets);
     mem_free(e->extras);
+    mem_free(e->stages);
+    stor_cache_free(e->cache);
     pthread_mutex_destroy(&e->map_mu);
     pthread_mutex_destroy(&e->commit_mu);
     mem_free(e->root);
@@ -338,6 +359,7 @@ tablet_new(stor_engine *e, uint64_t id)
     t->dir = mem_alloc(len);
     snprintf(t->dir, len, "%s/%" PRIu64, e->root, id);
     pthread_rwlock_init(&t->lock, NULL);
+    pthread_mutex_init(&t->write_mu, NULL);
     t->dbm = stor_dbm_new();
     return t;
 }
@@ -359,6 +381,9 @@ tablet_free(stor_tablet *t)
     }
     mem_free(t->rowsets);
     stor_dbm_free(t->dbm);
+    mem_free(t->vtso);
+    stor_pkindex_free(t->pk);
+    pthread_mutex_destroy(&t->write_mu);
     pthread_rwlock_destroy(&t->lock);
     mem_free(t->dir);
     mem_free(t);
@@ -422,6 +447,11 @@ stor_tablet_snapshot(stor_tablet *t, stor_snapshot *snap)
     pthread_rwlock_rdlock(&t->lock);
     snap->tablet_id = t->id;
     snap->version = t->version;
+    snap->nvtso = t->nvtso;
+    snap->vtso = mem_calloc(t->nvtso == 0 ? 1 : t->nvtso, sizeof *snap->vtso);
+    if (t->nvtso) {
+        memcpy(snap->vtso, t->vtso, t->nvtso * sizeof *snap->vtso);
+    }
     snap->nrowsets = t->nrowsets;
     snap->rowsets = mem_calloc(t->nrowsets == 0 ? 1 : t->nrowsets, sizeof *snap->rowsets);
     for (size_t i = 0; i < t->nrowsets; i++) {
@@ -443,6 +473,7 @@ stor_snapshot_destroy(stor_snapshot *snap)
         rowset_meta_destroy(&snap->rowsets[i]);
     }
     mem_free(snap->rowsets);
+    mem_free(snap->vtso);
     memset(snap, 0, sizeof *snap);
 }
 
@@ -624,18 +655,34 @@ encode_commit(stor_txn *txn, uint64_t tso, const uint64_t *versions, buf *out)
 int
 stor_txn_commit(stor_engine *e, stor_txn *txn, uint64_t tso, db_error *err)
 {
+    return stor_txn_commit_at(e, txn, NULL, &tso, err);
+}
+
+int
+stor_txn_commit_at(stor_engine *e, stor_txn *txn, cat_tso *alloc, uint64_t *tsop, db_error *err)
+{
     DB_ASSERT(!txn->is_committed);
     txn->is_committed = true;
     for (size_t i = 0; i < txn->nextras; i++) {
         DB_ASSERT(find_extra(e, txn->extras[i].kind) != NULL);
     }
-    qsort(txn->tablets, txn->ntablets, sizeof *txn->tablets, cmp_txn_tablet);
+    if (txn->ntablets > 1) {
+        qsort(txn->tablets, txn->ntablets, sizeof *txn->tablets, cmp_txn_tablet);
+    }
     uint64_t *versions = mem_calloc(txn->ntablets + 1, sizeof *versions);
     buf rec;
     buf_init(&rec);
     dec_commit c = {0};
     int rc = DB_OK;
+    uint64_t tso = 0;
     pthread_mutex_lock(&e->commit_mu);
+    /* TSOs taken under commit_mu ascend with the versions they publish (time travel and the
+     * binlog read versions by TSO). */
+    if (alloc != NULL && cat_tso_next(alloc, tsop, err) != DB_OK) {
+        rc = DB_ERR;
+        goto out;
+    }
+    tso = *tsop;
     /* Under commit_mu no other commit changes a version between this choice and the publish. */
     for (size_t i = 0; i < txn->ntablets; i++) {
         /* A tablet that does not exist yet is created by the publish, not before the append. */
@@ -785,6 +832,9 @@ publish(stor_engine *e, const dec_commit *c, bool is_replay, db_error *err)
             bool names_ok = read_names(&nc, d->nsegments, m.segments);
             DB_ASSERT(names_ok);
         }
+        if (d->has_rowset) {
+            stor__engine_saw_rowset_id(e, d->rowset_id);
+        }
         pthread_rwlock_wrlock(&t->lock);
         if (d->has_rowset) {
             tablet_add_rowset(t, &m);
@@ -795,6 +845,13 @@ publish(stor_engine *e, const dec_commit *c, bool is_replay, db_error *err)
             /* Checked by decode_commit; the version is newer than every mark (I7). */
             int arc = stor_dbm_apply(t->dbm, d->dbm, d->dbm_len, &e2);
             DB_ASSERT(arc == DB_OK);
+        }
+        if (t->nvtso + 1 == d->version) {
+            if (t->nvtso == t->vcap) {
+                t->vcap = t->vcap ? t->vcap * 2 : 16;
+                t->vtso = mem_realloc(t->vtso, t->vcap * sizeof *t->vtso);
+            }
+            t->vtso[t->nvtso++] = c->tso;
         }
         t->version = d->version;
         pthread_rwlock_unlock(&t->lock);
@@ -867,6 +924,10 @@ image_write(void *ctx, uint64_t seq, buf *out, db_error *err)
         for (int b = 0; b < 4; b++) {
             out->data[at + (size_t)b] = (uint8_t)(dlen >> (8 * b));
         }
+        buf_put_u64le(out, t->nvtso);
+        for (size_t v = 0; v < t->nvtso; v++) {
+            buf_put_u64le(out, t->vtso[v]);
+        }
         pthread_rwlock_unlock(&t->lock);
     }
     buf_put_u32le(out, crc32c(out->data + start, out->len - start));
@@ -877,7 +938,8 @@ image_write(void *ctx, uint64_t seq, buf *out, db_error *err)
 
 /* Load one tablet of the image from cur into e (replay: single-threaded, e has no tablets). */
 static int
-image_load_tablet(stor_engine *e, cursor *cur, uint64_t prev_id, bool is_first, db_error *err)
+image_load_tablet(stor_engine *e, cursor *cur, uint64_t prev_id, bool is_first, int format,
+                  db_error *err)
 {
     uint64_t id = cur_u(cur, 8);
     uint64_t version = cur_u(cur, 8);
@@ -898,6 +960,7 @@ image_load_tablet(stor_engine *e, cursor *cur, uint64_t prev_id, bool is_first, 
         m.commit_tso = cur_u(cur, 8);
         m.rows = cur_u(cur, 8);
         m.nsegments = (uint32_t)cur_u(cur, 4);
+        stor__engine_saw_rowset_id(e, m.rowset_id);
         uint64_t prev_v = t->nrowsets > 0 ? t->rowsets[t->nrowsets - 1].version : 0;
         if (cur->is_bad || m.version == 0 || m.version > version || m.version <= prev_v ||
             (uint64_t)m.nsegments * 3 > cur->len - cur->off) {
@@ -918,6 +981,18 @@ image_load_tablet(stor_engine *e, cursor *cur, uint64_t prev_id, bool is_first, 
             rc = cur->is_bad ? corrupt(err, "bad delete bitmaps in image") : DB_ERR;
         }
     }
+    if (rc == DB_OK && format >= 2) {
+        uint64_t n = cur_u(cur, 8);
+        if (cur->is_bad || (n != 0 && n != version) || n > (cur->len - cur->off) / 8) {
+            rc = corrupt(err, "bad version TSOs in image");
+        } else {
+            t->vcap = t->nvtso = (size_t)n;
+            t->vtso = n ? mem_calloc((size_t)n, sizeof *t->vtso) : NULL;
+            for (uint64_t v = 0; v < n; v++) {
+                t->vtso[v] = cur_u(cur, 8);
+            }
+        }
+    }
     pthread_rwlock_unlock(&t->lock);
     return rc;
 }
@@ -935,13 +1010,13 @@ image_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err)
     uint16_t format = (uint16_t)cur_u(&cur, 2);
     (void)cur_u(&cur, 2);
     uint64_t n = cur_u(&cur, 8);
-    if (magic != IMAGE_MAGIC || format != IMAGE_FORMAT || n > len) {
+    if (magic != IMAGE_MAGIC || format < 1 || format > IMAGE_FORMAT || n > len) {
         return corrupt(err, "bad tablet image header");
     }
     uint64_t prev = 0;
     for (uint64_t i = 0; i < n; i++) {
         size_t at = cur.off;
-        if (image_load_tablet(e, &cur, prev, i == 0, err) != DB_OK) {
+        if (image_load_tablet(e, &cur, prev, i == 0, format, err) != DB_OK) {
             return DB_ERR;
         }
         cursor idc = {p + at, 8, 0, false};
@@ -1080,4 +1155,72 @@ stor_engine_remove_orphans(stor_engine *e, uint64_t *nremoved, db_error *err)
         *nremoved = count;
     }
     return rc;
+}
+
+/* ==== writer support (stor_int.h) ==== */
+
+uint64_t
+stor__engine_next_rowset_id(stor_engine *e)
+{
+    return atomic_fetch_add(&e->next_rowset_id, 1);
+}
+
+void
+stor__engine_saw_rowset_id(stor_engine *e, uint64_t rowset_id)
+{
+    uint64_t cur = atomic_load(&e->next_rowset_id);
+    while (cur <= rowset_id &&
+           !atomic_compare_exchange_weak(&e->next_rowset_id, &cur, rowset_id + 1)) {
+    }
+}
+
+const stor_stage *
+stor__engine_stages(const stor_engine *e, size_t *n)
+{
+    *n = e->nstages;
+    return e->stages;
+}
+
+void
+stor_engine_add_stage(stor_engine *e, const stor_stage *st)
+{
+    DB_ASSERT(st != NULL && st->run != NULL);
+    e->stages = mem_realloc(e->stages, (e->nstages + 1) * sizeof *e->stages);
+    e->stages[e->nstages++] = *st;
+}
+
+void
+stor_engine_set_cache_capacity(stor_engine *e, size_t bytes)
+{
+    stor_cache_free(e->cache); /* start-up only: no reader uses it yet */
+    e->cache = stor_cache_new(bytes);
+}
+
+stor_cache *
+stor_engine_cache(stor_engine *e)
+{
+    return e->cache;
+}
+
+void
+stor__tablet_write_lock(stor_tablet *t)
+{
+    pthread_mutex_lock(&t->write_mu);
+}
+
+void
+stor__tablet_write_unlock(stor_tablet *t)
+{
+    pthread_mutex_unlock(&t->write_mu);
+}
+
+stor_pkindex *
+stor__tablet_pkindex(stor_tablet *t, bool **ready)
+{
+    if (t->pk == NULL) {
+        t->pk = stor_pkindex_new();
+        t->pk_ready = false;
+    }
+    *ready = &t->pk_ready;
+    return t->pk;
 }

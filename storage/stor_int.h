@@ -117,4 +117,26 @@ bool stor__zone_get(stor_zone *z, stor_vec_kind kind, uint8_t flags, const uint8
 /* Three-way compare of byte strings (memcmp order, shorter first on a tie). */
 int stor__bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
+/* ---- tables (stor_table.c) ---- */
+
+/* Order-preserving signed-integer image of a double for stor_key_put_int (README §"Key
+ * encoding"): -0.0 maps as +0.0, every NaN as one NaN sorting after +inf. */
+int64_t stor__double_key(double v);
+
+/* ---- engine support for the writer (stor_engine.c, used by stor_writer.c) ---- */
+
+/* A rowset id no tablet of e uses (atomic counter, above every id published or loaded). */
+uint64_t stor__engine_next_rowset_id(stor_engine *e);
+/* Raise the counter above rowset_id (publish, replay, image load). */
+void stor__engine_saw_rowset_id(stor_engine *e, uint64_t rowset_id);
+/* The stages added by stor_engine_add_stage, in order (immutable after start-up). */
+const stor_stage *stor__engine_stages(const stor_engine *e, size_t *n);
+/* The tablet's MoW writer mutex (write_mu in stor_engine.c): serializes MoW writers of the
+ * tablet from the chain run through publish and the primary-key index update. */
+void stor__tablet_write_lock(stor_tablet *t);
+void stor__tablet_write_unlock(stor_tablet *t);
+/* The tablet's primary-key index (created empty on first call) and its "built" flag; both only
+ * with write_mu held. */
+stor_pkindex *stor__tablet_pkindex(stor_tablet *t, bool **ready);
+
 #endif /* STORAGE_STOR_INT_H */

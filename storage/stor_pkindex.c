@@ -431,6 +431,10 @@ int
 stor_pkindex_upsert(stor_pkindex *pk, const void *key, size_t keylen, stor_rowloc loc,
                     uint64_t version, stor_rowloc *prev, bool *existed, db_error *err)
 {
+    bool existed_dummy;
+    if (existed == NULL) {
+        existed = &existed_dummy;
+    }
     if (keylen == 0 || keylen > STOR_PK_MAX_KEY) {
         return db_error_set(err, ER_TOO_LONG_KEY, STOR_PK_MAX_KEY);
     }

@@ -142,9 +142,9 @@ bool stor_pkindex_lookup(const stor_pkindex *pk, const void *key, size_t keylen,
                          uint64_t *version);
 
 /* Point key at loc, written at version (>= the key's current version; DB_ASSERT). When the key
- * existed, *existed = true and *prev (may be NULL) gets its old location, which the caller marks
- * in the delete bitmap; else *existed = false. Copies key. Returns DB_OK, or DB_ERR with
- * ER_TOO_LONG_KEY when keylen is 0 or > STOR_PK_MAX_KEY. Exclusive lock. */
+ * existed, *existed (may be NULL) = true and *prev (may be NULL) gets its old location, which the
+ * caller marks in the delete bitmap; else *existed = false. Copies key. Returns DB_OK, or DB_ERR
+ * with ER_TOO_LONG_KEY when keylen is 0 or > STOR_PK_MAX_KEY. Exclusive lock. */
 int stor_pkindex_upsert(stor_pkindex *pk, const void *key, size_t keylen, stor_rowloc loc,
                         uint64_t version, stor_rowloc *prev, bool *existed, db_error *err);
 
@@ -456,6 +456,9 @@ typedef struct stor_snapshot {
     uint64_t version; /* visible version when taken (0 = nothing committed yet) */
     size_t nrowsets;
     stor_rowset_meta *rowsets;
+    uint64_t *vtso; /* vtso[v - 1] = commit TSO of version v (v = 1..nvtso); nvtso is 0 when
+                       the tablet came from a format-1 image (TSOs unknown) */
+    size_t nvtso;
 } stor_snapshot;
 
 /* Handler of one kind of opaque commit section (binlog rowsets, stream offsets, ...): called
@@ -541,7 +544,190 @@ void stor_txn_add_extra(stor_txn *txn, uint16_t kind, const void *data, size_t l
  * caller still owns and frees txn; a txn commits at most once (DB_ASSERT). Any thread but the
  * loop thread: blocks for the fsync. */
 int stor_txn_commit(stor_engine *e, stor_txn *txn, uint64_t tso, db_error *err);
+/* stor_txn_commit with the TSO taken from alloc under the commit mutex, so TSOs ascend with the
+ * versions they publish; *tso gets it. alloc NULL: commit at *tso. */
+int stor_txn_commit_at(stor_engine *e, stor_txn *txn, cat_tso *alloc, uint64_t *tso, db_error *err);
 /* ==== end engine, tablets, commits ==== */
 
+/* ==== tables: schema, writer chain, commit, scans (stor_table.c, stor_chain.c, stor_scan.c) ====
+ * The layer the planner drives. A table's data lives in tablets, one per (partition, bucket);
+ * the planner routes each row to its partition (it owns value parsing) and asks storage for the
+ * bucket (stor_bucket_of). Writes of one transaction go into a stor_writer: per tablet a
+ * memtable; at commit each memtable runs the chain (stages below), the segment files are written,
+ * one commit record is appended (stor_txn_commit) and the MoW primary-key indexes are updated.
+ * Scans read one tablet snapshot. README.md §"Tables". */
+
+#define STOR_MAX_BUCKETS 65535
+
+/* Tablet id of bucket (0-based) of the partition with catalog id partition_id. */
+static inline uint64_t
+stor_tablet_id_of(int64_t partition_id, uint32_t bucket)
+{
+    return ((uint64_t)partition_id << 16) | (bucket & 0xFFFFu);
+}
+
+/* What storage needs of a table, copied out of the catalog (so no catalog lock is held while
+ * writing or scanning). Built by stor_schema_from_table in an arena. */
+typedef struct stor_schema {
+    int64_t table_id;
+    uint8_t keys;            /* cat_keys */
+    bool mow;                /* UNIQUE merge-on-write */
+    uint32_t ncols;          /* every column in schema order, hidden ones included */
+    stor_column_desc *cols;  /* ncols descriptors (uid, type, is_key, nullable) */
+    uint32_t nkeys;          /* the first nkeys columns are the key columns */
+    int32_t seq_col;         /* index of the sequence column (function_column.sequence_col or
+                                __DORIS_SEQUENCE_COL__), -1 when none */
+    int32_t delete_sign_col; /* index of __DORIS_DELETE_SIGN__, -1 when none */
+} stor_schema;
+
+/* Copy what storage needs of t into a (strings and arrays in a). Columns whose type storage
+ * cannot hold make the copy fail with ER_STOR_BAD_COLUMN. Caller holds the catalog read lock. */
+int stor_schema_from_table(const cat_table *t, arena *a, stor_schema *out, db_error *err);
+
+/* The bucket (0..nbuckets-1) of row r: hash (xxHash64 of the memcomparable key encoding,
+ * stor_key_put_*) of the columns cols[dist[0..ndist)] of schema sc, modulo nbuckets. Stable
+ * across restarts and versions (it is part of the on-disk layout). ndist 0 (RANDOM) is not
+ * handled here: the caller spreads rows itself. */
+uint32_t stor_bucket_of(const stor_schema *sc, const stor_vec *cols, const uint32_t *dist,
+                        uint32_t ndist, uint32_t r, uint32_t nbuckets);
+
+/* Append the memcomparable encoding of row r of the columns cols[idx[0..n)] (types from sc) to
+ * out. Used for primary keys (idx = 0..nkeys-1) and bucket hashing. */
+void stor_key_encode_row(const stor_schema *sc, const stor_vec *cols, const uint32_t *idx,
+                         uint32_t n, uint32_t r, buf *out);
+
+/* ---- the writer chain ---- */
+
+/* What a row does to its key, decided by the MoW lookup stage. */
+typedef enum stor_row_op {
+    STOR_OP_INSERT = 0, /* new key (or a DUP table: every row) */
+    STOR_OP_UPDATE = 1, /* the key existed: its old row is marked deleted */
+    STOR_OP_DELETE = 2, /* delete sign set: the old row (if any) is marked deleted */
+} stor_row_op;
+
+/* One flushed memtable of one tablet travelling down the chain. After sort/dedup the rows are in
+ * key order with one row per key (UNIQUE), cols[c] holding ncols vectors of n rows in schema
+ * order. The MoW stage fills ops[], old[] and old_cols (the previous values of the rows it
+ * found, for later stages: binlog before-images). Every array lives in the chain arena a. */
+typedef struct stor_chain_batch {
+    const stor_schema *sc;
+    uint64_t tablet_id;
+    arena *a;
+    uint32_t n;
+    stor_vec *cols;     /* sc->ncols vectors of n rows */
+    stor_row_op *ops;   /* n entries; NULL before the MoW stage (all inserts) */
+    bool *has_old;      /* n entries: an old row was found (update/delete); NULL = none */
+    stor_rowloc *old;   /* n entries, meaningful where has_old */
+    stor_vec *old_cols; /* sc->ncols vectors of n rows: old values where has_old, else NULL
+                           cells; NULL when no row had an old row or the stage did not run */
+    const bool *given;  /* partial update: which columns the statement gave; NULL = all */
+} stor_chain_batch;
+
+/* One stage of the chain: run(ctx, b, txn, err) may rewrite b (drop rows, fill fields) and add
+ * to txn (delete marks, extra sections). Stages run in order, per tablet, at commit. */
+typedef struct stor_stage {
+    const char *name;
+    int (*run)(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err);
+    void *ctx;
+} stor_stage;
+
+/* Insert a stage (copied) just before the final encode stage (Row Binlog registers its
+ * derivation here). Start-up only, before any commit. */
+void stor_engine_add_stage(stor_engine *e, const stor_stage *st);
+
+/* Page cache shared by every scan of the engine (created by stor_engine_set_cache_capacity;
+ * NULL = none). */
+void stor_engine_set_cache_capacity(stor_engine *e, size_t bytes);
+stor_cache *stor_engine_cache(stor_engine *e);
+
+/* ---- writing ---- */
+
+typedef struct stor_writer stor_writer;
+
+/* Writes of one transaction (one autocommit statement, or BEGIN..COMMIT). Heap object; one
+ * thread at a time. */
+stor_writer *stor_writer_new(stor_engine *e);
+/* Discard every uncommitted change (ROLLBACK): memtables are dropped, files written for it are
+ * removed. NULL is fine. */
+void stor_writer_free(stor_writer *w);
+
+/* Buffer rows [0, n) of cols (sc->ncols vectors in schema order, kinds of sc's types) into the
+ * memtable of tablet stor_tablet_id_of(partition_id, bucket); values are copied. A row whose
+ * delete-sign column is 1 deletes its key (UNIQUE). given (sc->ncols bools, copied) marks a
+ * partial update: the columns not given are taken from the existing row of the key when there
+ * is one (the values in cols are used for new keys). NOT NULL violations are the caller's to
+ * check (the segment writer would fail the commit). sc must outlive the writer. */
+int stor_writer_put(stor_writer *w, const stor_schema *sc, int64_t partition_id, uint32_t bucket,
+                    const stor_vec *cols, uint32_t n, const bool *given, db_error *err);
+
+/* Mark rows[0..n) of (rowset_id, segment_id) of tablet_id deleted at commit (DELETE on tables
+ * without merge-on-write, locations from a scan). */
+int stor_writer_delete_rows(stor_writer *w, uint64_t tablet_id, uint64_t rowset_id,
+                            uint32_t segment_id, const uint32_t *rows, uint32_t n, db_error *err);
+
+/* Rows buffered so far (after nothing is deduplicated) and whether anything is pending. */
+uint64_t stor_writer_rows(const stor_writer *w);
+bool stor_writer_empty(const stor_writer *w);
+
+/* Commit: take the MoW write locks of the touched tablets (ascending tablet id), build each
+ * MoW tablet's primary-key index if not built yet (from its segments), run the chain per tablet
+ * (sort/dedup -> MoW lookup -> added stages -> encode and write segment files), take a TSO from
+ * tso, append one commit record and publish; then update the primary-key indexes and release the
+ * locks. *commit_tso (may be NULL) gets the TSO, 0 when there was nothing to commit (no record is
+ * written then). On error nothing is visible and the written files are removed. The writer is
+ * spent either way (free it). Blocks on file I/O and fsync: worker threads only. */
+int stor_writer_commit(stor_writer *w, cat_tso *tso, uint64_t *commit_tso, db_error *err);
+
+/* ---- scanning ---- */
+
+/* Restrict a snapshot to what was visible at tso (time travel): version = the highest version
+ * whose commit TSO is <= tso (from vtso; without it, the highest kept rowset's), and the
+ * rowsets with a version <= that (0 = nothing). Delete marks are read at that version. */
+void stor_snapshot_as_of(stor_snapshot *snap, uint64_t tso);
+
+/* A closed range of one column for pruning: rows whose value is surely outside it are skipped
+ * (zone maps per page, the short-key index for the first key column). The field of the
+ * column's kind is used; has_lo / has_hi false = unbounded. NULLs never satisfy a range. */
+typedef struct stor_range {
+    uint32_t col; /* schema column index */
+    bool has_lo, has_hi;
+    stor_key lo, hi;
+} stor_range;
+
+/* One batch of a scan: rows of one segment, deleted rows already removed. cols[i] is the i-th
+ * requested column; missing[i] set = that column did not exist when the segment was written
+ * (the caller fills its default); its vector is then all NULL. rows[k] is the ordinal in the
+ * segment of output row k (for DELETE by location). Arrays in the arena given to next. */
+typedef struct stor_scan_batch {
+    uint32_t n;
+    stor_vec *cols;
+    bool *missing;
+    uint32_t *rows;
+    uint64_t tablet_id, rowset_id;
+    uint32_t segment_id;
+    uint64_t commit_tso; /* commit TSO of the rowset (the rows' latest write) */
+} stor_scan_batch;
+
+typedef struct stor_scan stor_scan;
+
+/* Scan the tablet of snap (taken by stor_tablet_snapshot, perhaps stor_snapshot_as_of): the
+ * columns cols[0..ncols) (schema indexes of sc), pruned by ranges[0..nranges). Rows deleted as
+ * of snap->version are skipped. snap and sc must outlive the scan. Opens segments lazily. */
+stor_scan *stor_scan_open(stor_engine *e, const stor_schema *sc, const stor_snapshot *snap,
+                          const uint32_t *cols, uint32_t ncols, const stor_range *ranges,
+                          uint32_t nranges, db_error *err);
+/* The next batch of at most max_rows rows (arrays in a) in *out; *eof = true and out->n = 0 at
+ * the end. ER_STOR_CORRUPT / ER_IO_ERROR name the file. */
+int stor_scan_next(stor_scan *s, arena *a, uint32_t max_rows, stor_scan_batch *out, bool *eof,
+                   db_error *err);
+void stor_scan_close(stor_scan *s);
+/* Counters for EXPLAIN / tests: segments and pages skipped by pruning, rows read. */
+typedef struct stor_scan_stats {
+    uint64_t segments_total, segments_pruned;
+    uint64_t pages_total, pages_pruned;
+    uint64_t rows_read, rows_deleted;
+} stor_scan_stats;
+stor_scan_stats stor_scan_get_stats(const stor_scan *s);
+/* ==== end tables ==== */
 
 #endif /* STORAGE_STORAGE_H */

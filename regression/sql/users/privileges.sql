@@ -33,9 +33,11 @@ SELECT DATABASE();
 SHOW GRANTS;
 DESC t_secret;
 SHOW CREATE TABLE t_secret;
--- Reading a table needs SELECT_PRIV: refused on t_secret; t_ok passes the check (and then
--- meets the missing storage engine).
+-- Reading a table needs SELECT_PRIV, writing it LOAD_PRIV: refused on t_secret, granted on t_ok.
 SELECT * FROM t_secret;
+INSERT INTO t_secret VALUES (1);
+DELETE FROM t_secret;
+INSERT INTO t_ok VALUES (7);
 SELECT k FROM t_ok;
 DESC t_ok;
 USE mysql;

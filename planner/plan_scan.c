@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * plan_scan.c: the table scan operator. At open it takes one snapshot of every tablet of the
+ * table (every partition, every bucket) — the statement's consistent view, later commits do not
+ * change it — optionally restricted to a TSO (time travel). next() reads storage batches
+ * (stor_scan) and converts them into planner batches: DATE days become microseconds, FLOAT
+ * values their shortest decimal form, columns added after a segment was written take their
+ * default, __DORIS_COMMIT_TSO_COL__ is the commit TSO of the row's rowset and rows carrying the
+ * delete sign are dropped. See README.md §"Tables and DML". */
+#include "planner/plan_dml_int.h"
+
+#include <strings.h>
+
+#include "planner/parse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct op_tscan {
+    plan_op base;
+    const plan_tbl *tbl;
+    uint64_t as_of; /* 0 = current */
+    bool with_loc, keep_deleted;
+    stor_snapshot *snaps; /* one per tablet that exists */
+    size_t nsnaps, cur;
+    uint32_t *cols; /* 0..ncols-1 */
+    stor_scan *scan;
+    plan_batch *out;
+    arena *sa;            /* storage batch arena, reset per batch */
+    plan_value *defaults; /* per column: value for segments without it */
+    stor_range *ranges;   /* pruning ranges from the WHERE clause (plan__tscan_prune) */
+    uint32_t nranges;
+    bool *part_skip;      /* per partition: no row can match; NULL = none skipped */
+    stor_vec *point_vecs; /* equality values of every HASH column: only their bucket is read */
+} op_tscan;
+
+static int tscan_open(plan_op *op, db_error *err);
+static int tscan_next(plan_op *op, plan_batch **out, db_error *err);
+static void tscan_close(plan_op *op);
+
+/* FLOAT columns hold float values widened to double; show them as their shortest float
+ * decimal form (what MySQL prints for FLOAT), not the widened double's digits. */
+static double
+float_shortest(double d)
+{
+    if (!isfinite(d) || d == 0) {
+        return d;
+    }
+    char tmp[32];
+    float f = (float)d;
+    for (int prec = 1; prec <= 9; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, (double)f);
+        if (strtof(tmp, NULL) == f) {
+            return strtod(tmp, NULL);
+        }
+    }
+    return d;
+}
+
+static int
+tscan_open(plan_op *op, db_error *err)
+{
+    op_tscan *t = (op_tscan *)op;
+    const plan_tbl *tb = t->tbl;
+    plan_ectx *cx = op->cx;
+    stor_engine *e = cx->s->srv->engine;
+    op->opened = true;
+    op->ba = arena_new(0);
+    t->sa = arena_new(0);
+    size_t total = 0;
+    for (uint32_t p = 0; p < tb->nparts; p++) {
+        total += tb->parts[p].buckets;
+    }
+    t->snaps = arena_calloc(cx->a, total ? total : 1, sizeof *t->snaps);
+    t->nsnaps = 0;
+    t->cur = 0;
+    for (uint32_t p = 0; e != NULL && p < tb->nparts; p++) {
+        if (t->part_skip && t->part_skip[p]) {
+            continue;
+        }
+        uint32_t only = UINT32_MAX;
+        if (t->point_vecs) {
+            only = stor_bucket_of(&tb->sc, t->point_vecs, tb->dist, tb->ndist, 0,
+                                  tb->parts[p].buckets);
+        }
+        for (uint32_t bkt = 0; bkt < tb->parts[p].buckets; bkt++) {
+            if (only != UINT32_MAX && bkt != only) {
+                continue;
+            }
+            stor_tablet *tab =
+                    stor_engine_tablet(e, stor_tablet_id_of(tb->parts[p].id, bkt), false);
+            if (tab == NULL) {
+                continue;
+            }
+            stor_snapshot *s = &t->snaps[t->nsnaps++];
+            stor_tablet_snapshot(tab, s);
+            if (t->as_of) {
+                stor_snapshot_as_of(s, t->as_of);
+            }
+        }
+    }
+    t->cols = arena_calloc(cx->a, tb->ncols ? tb->ncols : 1, sizeof *t->cols);
+    for (uint32_t c = 0; c < tb->ncols; c++) {
+        t->cols[c] = c;
+    }
+    /* Defaults of columns a segment may lack (added by ALTER TABLE ADD COLUMN later). */
+    t->defaults = arena_calloc(cx->a, tb->ncols ? tb->ncols : 1, sizeof *t->defaults);
+    for (uint32_t c = 0; c < tb->ncols; c++) {
+        const plan_tcol *tc = &tb->cols[c];
+        t->defaults[c] = plan__v_null();
+        if (tc->default_text && !tc->default_is_expr) {
+            /* The batch setter converts the text to the column's kind. */
+            t->defaults[c] = plan__v_str(tc->default_text, strlen(tc->default_text));
+        }
+    }
+    uint32_t extra = t->with_loc ? 4 : 0;
+    plan_vtype *types = op->types;
+    t->out = plan__batch_new(cx->a, types, tb->ncols + extra, op->cap);
+    (void)err;
+    return DB_OK;
+}
+
+/* Convert one storage batch into t->out (all rows; the delete-sign filter uses a selection). */
+static int
+convert(op_tscan *t, const stor_scan_batch *sb, db_error *err)
+{
+    const plan_tbl *tb = t->tbl;
+    plan_batch *b = t->out;
+    plan__batch_clear(b);
+    uint32_t n = sb->n;
+    for (uint32_t c = 0; c < tb->ncols; c++) {
+        plan_vec *pv = &b->cols[c];
+        const stor_vec *sv = &sb->cols[c];
+        const plan_tcol *tc = &tb->cols[c];
+        if ((int32_t)c == tb->commit_tso_col) {
+            for (uint32_t r = 0; r < n; r++) {
+                pv->i[r] = (int64_t)sb->commit_tso;
+            }
+            continue;
+        }
+        if (sb->missing && sb->missing[c]) {
+            for (uint32_t r = 0; r < n; r++) {
+                if (plan__batch_set(t->base.cx, b, c, r, &t->defaults[c], err) != DB_OK) {
+                    return DB_ERR;
+                }
+            }
+            continue;
+        }
+        for (uint32_t r = 0; r < n; r++) {
+            if (stor_vec_is_null(sv, r)) {
+                pv->nulls[r >> 3] |= (uint8_t)(1u << (r & 7));
+            }
+        }
+        switch (tc->vk) {
+        case PV_INT:
+            memcpy(pv->i, sv->i64, (size_t)n * sizeof(int64_t));
+            break;
+        case PV_DATE:
+            for (uint32_t r = 0; r < n; r++) {
+                pv->i[r] = sv->i64[r] * INT64_C(86400000000);
+            }
+            break;
+        case PV_DATETIME:
+            memcpy(pv->i, sv->i64, (size_t)n * sizeof(int64_t));
+            break;
+        case PV_DOUBLE:
+            if (tc->type.id == CAT_T_FLOAT) {
+                for (uint32_t r = 0; r < n; r++) {
+                    pv->d[r] = float_shortest(sv->f64[r]);
+                }
+            } else {
+                memcpy(pv->d, sv->f64, (size_t)n * sizeof(double));
+            }
+            break;
+        case PV_DECIMAL:
+            memcpy(pv->dec, sv->i128, (size_t)n * sizeof(__int128));
+            break;
+        case PV_STRING:
+            for (uint32_t r = 0; r < n; r++) {
+                pv->s[r].s = (const char *)sv->data + sv->offs[r];
+                pv->s[r].len = (size_t)(sv->offs[r + 1] - sv->offs[r]);
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    if (t->with_loc) {
+        for (uint32_t r = 0; r < n; r++) {
+            b->cols[tb->ncols].i[r] = (int64_t)sb->tablet_id;
+            b->cols[tb->ncols + 1].i[r] = (int64_t)sb->rowset_id;
+            b->cols[tb->ncols + 2].i[r] = (int64_t)sb->segment_id;
+            b->cols[tb->ncols + 3].i[r] = (int64_t)sb->rows[r];
+        }
+    }
+    b->nrows = n;
+    if (tb->delete_sign_col >= 0 && !t->keep_deleted) {
+        const plan_vec *ds = &b->cols[tb->delete_sign_col];
+        uint32_t *sel = arena_alloc(t->base.ba, (size_t)(n ? n : 1) * sizeof *sel);
+        uint32_t k = 0;
+        for (uint32_t r = 0; r < n; r++) {
+            if (plan__vec_is_null(ds, r) || ds->i[r] == 0) {
+                sel[k++] = r;
+            }
+        }
+        if (k < n) {
+            b->sel = sel;
+            b->nsel = k;
+        }
+    }
+    return DB_OK;
+}
+
+static int
+tscan_next(plan_op *op, plan_batch **out, db_error *err)
+{
+    op_tscan *t = (op_tscan *)op;
+    const plan_tbl *tb = t->tbl;
+    *out = NULL;
+    arena_reset(op->ba);
+    for (;;) {
+        if (plan__check_interrupt(op->cx->s, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (t->scan == NULL) {
+            if (t->cur >= t->nsnaps) {
+                return DB_OK;
+            }
+            t->scan = stor_scan_open(op->cx->s->srv->engine, &tb->sc, &t->snaps[t->cur], t->cols,
+                                     tb->ncols, NULL, 0, err);
+            if (t->scan == NULL) {
+                return DB_ERR;
+            }
+        }
+        arena_reset(t->sa);
+        stor_scan_batch sb;
+        bool eof = false;
+        if (stor_scan_next(t->scan, t->sa, op->cap, &sb, &eof, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (eof || sb.n == 0) {
+            stor_scan_close(t->scan);
+            t->scan = NULL;
+            t->cur++;
+            continue;
+        }
+        if (convert(t, &sb, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (plan__batch_active(t->out) == 0) {
+            continue;
+        }
+        *out = t->out;
+        return DB_OK;
+    }
+}
+
+static void
+tscan_close(plan_op *op)
+{
+    op_tscan *t = (op_tscan *)op;
+    if (t->scan) {
+        stor_scan_close(t->scan);
+        t->scan = NULL;
+    }
+    for (size_t i = 0; t->snaps && i < t->nsnaps; i++) {
+        stor_snapshot_destroy(&t->snaps[i]);
+    }
+    t->nsnaps = 0;
+    arena_free(t->sa);
+    t->sa = NULL;
+    arena_free(op->ba);
+    op->ba = NULL;
+    op->opened = false;
+}
+
+plan_op *
+plan__op_tscan(plan_ectx *cx, const plan_tbl *tbl, uint64_t as_of_tso, bool with_loc,
+               bool keep_deleted)
+{
+    op_tscan *t = arena_calloc(cx->a, 1, sizeof *t);
+    t->base.cx = cx;
+    t->base.cap = plan__batch_cap(cx->s);
+    t->base.open = tscan_open;
+    t->base.next = tscan_next;
+    t->base.close = tscan_close;
+    t->tbl = tbl;
+    t->as_of = as_of_tso;
+    t->with_loc = with_loc;
+    t->keep_deleted = keep_deleted;
+    uint32_t extra = with_loc ? 4 : 0;
+    t->base.ncols = tbl->ncols + extra;
+    t->base.types = arena_calloc(cx->a, t->base.ncols ? t->base.ncols : 1, sizeof(plan_vtype));
+    for (uint32_t c = 0; c < tbl->ncols; c++) {
+        t->base.types[c].kind = tbl->cols[c].vk;
+        t->base.types[c].scale = tbl->cols[c].xt.scale;
+        if (tbl->cols[c].vk == PV_DOUBLE) {
+            t->base.types[c].scale = 0;
+        }
+    }
+    for (uint32_t c = 0; c < extra; c++) {
+        t->base.types[tbl->ncols + c].kind = PV_INT;
+    }
+    return &t->base;
+}
+
+/* ---- FOR VERSION AS OF / FOR TIME AS OF ---- */
+
+int
+plan__as_of_tso(plan_ectx *cx, const plan_ast *as_of, uint64_t *tso, db_error *err)
+{
+    plan_expr *e;
+    plan_value v;
+    if (plan__analyze(cx, as_of, NULL, 0, "from clause", &e, err) != DB_OK ||
+        plan__eval(cx, e, &v, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (!as_of->negated) { /* VERSION AS OF <tso> */
+        bool trunc = false;
+        if (v.kind == PV_STRING) {
+            char tmp[64];
+            size_t n = v.str.len < sizeof tmp - 1 ? v.str.len : sizeof tmp - 1;
+            memcpy(tmp, v.str.s, n);
+            tmp[n] = '\0';
+            if (cat_tso_parse(tmp, tso) && *tso > 0) {
+                return DB_OK;
+            }
+        } else if (v.kind != PV_NULL) {
+            int64_t x = plan__v_to_int(&v, &trunc);
+            if (x > 0 && !trunc) {
+                *tso = (uint64_t)x;
+                return DB_OK;
+            }
+        }
+        return db_error_set(err, ER_DORIS, "Invalid version for time travel, it should be a TSO");
+    }
+    /* TIME AS OF '<datetime>' in the session time zone: the last TSO at or before it. */
+    int64_t us;
+    bool has_time;
+    const char *s;
+    size_t len;
+    if (v.kind == PV_DATETIME || v.kind == PV_DATE) {
+        us = v.us;
+    } else if (!plan__v_string(cx, &v, &s, &len) || !plan__parse_datetime(s, len, &us, &has_time)) {
+        return db_error_set(err, ER_DORIS, "Invalid datetime for time travel");
+    }
+    int64_t utc_us = us - (cx->now_us - cx->now_utc_us); /* session zone -> UTC */
+    if (utc_us < 0) {
+        return db_error_set(err, ER_DORIS, "Invalid datetime for time travel");
+    }
+    *tso = cat_tso_make((uint64_t)utc_us / 1000, CAT_TSO_LOGICAL_MAX);
+    return DB_OK;
+}
+
+/* ======================================================================================
+ * Pruning: ranges of columns from the WHERE clause
+ * ====================================================================================== */
+
+/* Column index of a column reference to tbl (qualifier, when written, must name it), or -1. */
+static int
+ref_column(const plan_tbl *tbl, const char *qual_ok, const plan_ast *x)
+{
+    if (x->kind != PA_COLUMN) {
+        return -1;
+    }
+    if (x->qual && strcmp(x->qual, qual_ok) != 0) {
+        return -1;
+    }
+    for (uint32_t c = 0; c < tbl->ncols; c++) {
+        if (strcasecmp(tbl->cols[c].name, x->name) == 0) {
+            return (int)c;
+        }
+    }
+    return -1;
+}
+
+/* The value of a constant expression in column c's storage form; false when it is not a
+ * constant, is NULL, or does not convert (then it prunes nothing). */
+static bool
+const_cell(plan_ectx *cx, const plan_tbl *tbl, uint32_t c, const plan_ast *x, plan_scell *out)
+{
+    plan_expr *e;
+    plan_value v;
+    db_error err;
+    db_error_clear(&err);
+    if (plan__analyze(cx, x, NULL, 0, "where clause", &e, &err) != DB_OK ||
+        plan__eval(cx, e, &v, &err) != DB_OK || v.kind == PV_NULL) {
+        return false;
+    }
+    return plan__scell_of(cx, &tbl->cols[c], &v, out);
+}
+
+typedef struct prune_state {
+    plan_ectx *cx;
+    const plan_tbl *tbl;
+    const char *qual;
+    bool *has_lo, *has_hi;
+    plan_scell *lo, *hi;
+} prune_state;
+
+static void
+tighten(prune_state *p, uint32_t c, const plan_scell *v, bool lo, bool hi)
+{
+    const plan_tcol *tc = &p->tbl->cols[c];
+    if (lo && (!p->has_lo[c] || plan__scell_cmp(tc, v, &p->lo[c]) > 0)) {
+        p->lo[c] = *v;
+        p->has_lo[c] = true;
+    }
+    if (hi && (!p->has_hi[c] || plan__scell_cmp(tc, v, &p->hi[c]) < 0)) {
+        p->hi[c] = *v;
+        p->has_hi[c] = true;
+    }
+}
+
+/* Collect ranges from the AND-ed comparisons of x. Strings are skipped: their comparison is
+ * case-insensitive while zone maps and bounds are bytewise. */
+static void
+collect(prune_state *p, const plan_ast *x)
+{
+    if (x == NULL) {
+        return;
+    }
+    if (x->kind == PA_BINARY && (x->op == TK_AND || x->op == TK_ANDAND)) {
+        collect(p, x->args[0]);
+        collect(p, x->args[1]);
+        return;
+    }
+    if (x->kind == PA_BETWEEN && !x->negated) {
+        int c = ref_column(p->tbl, p->qual, x->args[0]);
+        plan_scell a, b;
+        if (c >= 0 && p->tbl->cols[c].kind != STOR_VEC_BYTES &&
+            const_cell(p->cx, p->tbl, (uint32_t)c, x->args[1], &a) &&
+            const_cell(p->cx, p->tbl, (uint32_t)c, x->args[2], &b)) {
+            tighten(p, (uint32_t)c, &a, true, false);
+            tighten(p, (uint32_t)c, &b, false, true);
+        }
+        return;
+    }
+    if (x->kind != PA_BINARY) {
+        return;
+    }
+    int op = x->op;
+    const plan_ast *col = x->args[0], *val = x->args[1];
+    int c = ref_column(p->tbl, p->qual, col);
+    if (c < 0) { /* constant op column: mirror the operator */
+        col = x->args[1];
+        val = x->args[0];
+        c = ref_column(p->tbl, p->qual, col);
+        op = op == TK_LT   ? TK_GT
+             : op == TK_GT ? TK_LT
+             : op == TK_LE ? TK_GE
+             : op == TK_GE ? TK_LE
+                           : op;
+    }
+    if (c < 0 || p->tbl->cols[c].kind == STOR_VEC_BYTES) {
+        return;
+    }
+    bool lo = op == TK_EQ || op == TK_GT || op == TK_GE;
+    bool hi = op == TK_EQ || op == TK_LT || op == TK_LE;
+    plan_scell v;
+    if ((lo || hi) && const_cell(p->cx, p->tbl, (uint32_t)c, val, &v)) {
+        /* Inclusive bounds: a strict comparison only widens the range (pruning stays safe). */
+        tighten(p, (uint32_t)c, &v, lo, hi);
+    }
+}
+
+static void
+put_key(const plan_tcol *tc, const plan_scell *v, stor_key *k)
+{
+    memset(k, 0, sizeof *k);
+    k->i64 = v->i;
+    k->f64 = v->d;
+    k->i128 = v->x;
+    (void)tc;
+}
+
+void
+plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual)
+{
+    op_tscan *t = (op_tscan *)op;
+    const plan_tbl *tb = t->tbl;
+    plan_ectx *cx = op->cx;
+    if (where == NULL || tb->ncols == 0) {
+        return;
+    }
+    prune_state p = {cx,
+                     tb,
+                     qual,
+                     arena_calloc(cx->a, tb->ncols, sizeof(bool)),
+                     arena_calloc(cx->a, tb->ncols, sizeof(bool)),
+                     arena_calloc(cx->a, tb->ncols, sizeof(plan_scell)),
+                     arena_calloc(cx->a, tb->ncols, sizeof(plan_scell))};
+    collect(&p, where);
+    t->ranges = arena_calloc(cx->a, tb->ncols, sizeof *t->ranges);
+    t->nranges = 0;
+    for (uint32_t c = 0; c < tb->ncols; c++) {
+        if (!p.has_lo[c] && !p.has_hi[c]) {
+            continue;
+        }
+        stor_range *r = &t->ranges[t->nranges++];
+        r->col = c;
+        r->has_lo = p.has_lo[c];
+        r->has_hi = p.has_hi[c];
+        put_key(&tb->cols[c], &p.lo[c], &r->lo);
+        put_key(&tb->cols[c], &p.hi[c], &r->hi);
+    }
+    /* Partitions outside the partition column's range are skipped. */
+    t->part_skip = arena_calloc(cx->a, tb->nparts ? tb->nparts : 1, sizeof(bool));
+    int pc = tb->part_col;
+    if (pc >= 0 && (p.has_lo[pc] || p.has_hi[pc])) {
+        const plan_tcol *tc = &tb->cols[pc];
+        for (uint32_t i = 0; i < tb->nparts; i++) {
+            const plan_tpart *pp = &tb->parts[i];
+            bool keep = true;
+            if (tb->part_type == CAT_PART_RANGE) {
+                /* [lower, upper) against [lo, hi] */
+                if (p.has_hi[pc] && !pp->lower_min &&
+                    plan__scell_cmp(tc, &p.hi[pc], &pp->lower) < 0) {
+                    keep = false;
+                }
+                if (p.has_lo[pc] && !pp->upper_max &&
+                    plan__scell_cmp(tc, &p.lo[pc], &pp->upper) >= 0) {
+                    keep = false;
+                }
+            } else {
+                keep = false;
+                for (uint32_t k = 0; k < pp->nvalues && !keep; k++) {
+                    const plan_scell *v = &pp->values[k];
+                    keep = !v->null && (!p.has_lo[pc] || plan__scell_cmp(tc, v, &p.lo[pc]) >= 0) &&
+                           (!p.has_hi[pc] || plan__scell_cmp(tc, v, &p.hi[pc]) <= 0);
+                }
+            }
+            t->part_skip[i] = !keep;
+        }
+    }
+    /* Equality on every HASH column names the one bucket that can hold the rows. */
+    bool point = !tb->dist_random && tb->ndist > 0;
+    for (uint32_t k = 0; point && k < tb->ndist; k++) {
+        uint32_t c = tb->dist[k];
+        point = p.has_lo[c] && p.has_hi[c] &&
+                plan__scell_cmp(&tb->cols[c], &p.lo[c], &p.hi[c]) == 0;
+    }
+    if (point) {
+        stor_vec *vecs = arena_calloc(cx->a, tb->ncols, sizeof *vecs);
+        for (uint32_t k = 0; k < tb->ndist; k++) {
+            uint32_t c = tb->dist[k];
+            stor_vec *v = &vecs[c];
+            v->kind = tb->cols[c].kind;
+            v->n = 1;
+            if (v->kind == STOR_VEC_I64) {
+                v->i64 = arena_calloc(cx->a, 1, sizeof(int64_t));
+                v->i64[0] = p.lo[c].i;
+            } else if (v->kind == STOR_VEC_F64) {
+                v->f64 = arena_calloc(cx->a, 1, sizeof(double));
+                v->f64[0] = p.lo[c].d;
+            } else {
+                v->i128 = arena_calloc(cx->a, 1, sizeof(stor_i128));
+                v->i128[0] = p.lo[c].x;
+            }
+        }
+        t->point_vecs = vecs;
+    }
+}
