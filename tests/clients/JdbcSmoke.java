@@ -162,6 +162,42 @@ public class JdbcSmoke {
                 check("server prepare SELEC ? getErrorCode", e.getErrorCode(), 1064);
             }
         }
+        // Table data through server-side prepared statements: a batch of parameterised INSERTs,
+        // an UPDATE with parameters, and a transaction with setAutoCommit(false) / commit().
+        try (Connection c = DriverManager.getConnection(url + "&useServerPrepStmts=true");
+             Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS clients_jdbc FORCE");
+            st.execute("CREATE DATABASE clients_jdbc");
+            st.execute("USE clients_jdbc");
+            st.execute("CREATE TABLE t (k INT, v VARCHAR(20), x DECIMAL(10,2)) UNIQUE KEY(k) "
+                    + "DISTRIBUTED BY HASH(k) BUCKETS 2 "
+                    + "PROPERTIES (\"enable_unique_key_merge_on_write\" = \"true\")");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, ?, ?)")) {
+                for (int i = 0; i < 100; i++) {
+                    ps.setInt(1, i);
+                    ps.setString(2, "j" + i);
+                    ps.setBigDecimal(3, new java.math.BigDecimal("2.25"));
+                    ps.addBatch();
+                }
+                check("batch INSERT statements", ps.executeBatch().length, 100);
+            }
+            try (PreparedStatement ps = c.prepareStatement("UPDATE t SET v = ? WHERE k < ?")) {
+                ps.setString(1, "upd");
+                ps.setInt(2, 5);
+                check("prepared UPDATE count", ps.executeUpdate(), 5);
+            }
+            c.setAutoCommit(false);
+            st.executeUpdate("INSERT INTO t VALUES (500, 'txn', 1)");
+            c.commit();
+            c.setAutoCommit(true);
+            try (ResultSet rs = st.executeQuery("SELECT COUNT(*), SUM(x), MAX(v) FROM t")) {
+                rs.next();
+                check("rows after batch + txn", rs.getLong(1), 101L);
+                check("SUM(x) after batch + txn", rs.getBigDecimal(2), new java.math.BigDecimal("226.00"));
+                check("MAX(v) after UPDATE", rs.getString(3), "upd");
+            }
+            st.execute("DROP DATABASE clients_jdbc FORCE");
+        }
         System.exit(failures == 0 ? 0 : 1);
     }
 }

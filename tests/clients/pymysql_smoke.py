@@ -5,6 +5,7 @@ Connects to 127.0.0.1:PORT as root with no password, the way applications use Py
 protocol, client-side parameter interpolation, utf8mb4), and checks values. Exit 0 if all pass.
 """
 
+import decimal
 import sys
 
 import pymysql
@@ -78,6 +79,33 @@ def main():
 
     conn.ping(reconnect=False)
     check("SELECT 2 after COM_PING", one(cur, "SELECT 2"), ((2,),))
+
+    # Table data: executemany of a parameterised INSERT (PyMySQL folds it into one multi-row
+    # INSERT), UPDATE/DELETE row counts, and begin()/rollback()/commit() transactions.
+    cur.execute("DROP DATABASE IF EXISTS clients_pymysql FORCE")
+    cur.execute("CREATE DATABASE clients_pymysql")
+    cur.execute("USE clients_pymysql")
+    cur.execute("CREATE TABLE t (k INT, v VARCHAR(20), x DECIMAL(10,2)) UNIQUE KEY(k) "
+                "DISTRIBUTED BY HASH(k) BUCKETS 3 "
+                "PROPERTIES (\"enable_unique_key_merge_on_write\" = \"true\")")
+    n = cur.executemany("INSERT INTO t VALUES (%s, %s, %s)",
+                        [(i, "v%d" % i, i * 1.5) for i in range(1000)])
+    check("executemany INSERT rowcount", n, 1000)
+    check("COUNT/SUM after executemany", one(cur, "SELECT COUNT(*), SUM(x) FROM t"),
+          ((1000, decimal.Decimal("749250.00")),))
+    check("UPDATE rowcount", cur.execute("UPDATE t SET v = 'u' WHERE k < 10"), 10)
+    check("DELETE rowcount", cur.execute("DELETE FROM t WHERE k >= 990"), 10)
+    conn.begin()
+    cur.execute("INSERT INTO t VALUES (5000, %s, 1)", ("rolled back",))
+    conn.rollback()
+    check("row of a rolled back transaction", one(cur, "SELECT COUNT(*) FROM t WHERE k = 5000"),
+          ((0,),))
+    conn.begin()
+    cur.execute("INSERT INTO t VALUES (5000, %s, 1)", (text[:20],))
+    conn.commit()
+    check("row of a committed transaction", one(cur, "SELECT v FROM t WHERE k = 5000"),
+          ((text[:20],),))
+    cur.execute("DROP DATABASE clients_pymysql FORCE")
     conn.close()
     return 1 if FAILURES else 0
 
