@@ -105,6 +105,13 @@ def main():
     conn.commit()
     check("row of a committed transaction", one(cur, "SELECT v FROM t WHERE k = 5000"),
           ((text[:20],),))
+    # One INSERT ... VALUES statement of 100,000 rows (about 3 MB of text).
+    cur.execute("CREATE TABLE big (k BIGINT, v VARCHAR(16)) DUPLICATE KEY(k) "
+                "DISTRIBUTED BY HASH(k) BUCKETS 4")
+    values = ",".join("(%d,'row%d')" % (i, i % 97) for i in range(100000))
+    check("100k-row INSERT rowcount", cur.execute("INSERT INTO big VALUES " + values), 100000)
+    check("100k-row INSERT contents", one(cur, "SELECT COUNT(*), SUM(k), MAX(v) FROM big"),
+          ((100000, decimal.Decimal(4999950000), "row96"),))
     cur.execute("DROP DATABASE clients_pymysql FORCE")
     conn.close()
     return 1 if FAILURES else 0
