@@ -299,13 +299,15 @@ start_opt ::= WITH CONSISTENT SNAPSHOT.
 /* ---- DML ---- */
 /* INSERT / UPDATE / DELETE (plan_dml.c). The target table is stmt->dml_table; INSERT ... SELECT
  * keeps its source query in the statement's SELECT fields. */
-%fallback ID LABEL VERSION OF.
+%fallback ID LABEL VERSION OF ADMIN COMPACT.
 
 cmd ::= INSERT into_opt dml_target dml_label_opt dml_cols_opt VALUES dml_rows. { plan_stmt_begin(pp, PS_INSERT); }
 cmd ::= INSERT into_opt dml_target dml_label_opt dml_cols_opt select. { pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
 cmd ::= UPDATE dml_target SET dml_assigns where_opt. { plan_stmt_begin(pp, PS_UPDATE); }
 cmd ::= DELETE FROM dml_target dml_parts_opt where_opt. { plan_stmt_begin(pp, PS_DELETE); }
 cmd ::= BEGIN WITH LABEL ident_tok(L). { plan_stmt_label(pp, &L); plan_stmt_begin(pp, PS_BEGIN); }
+/* ADMIN COMPACT TABLE t [PARTITION p] WHERE type = 'BASE' | 'CUMULATIVE' (Doris). */
+cmd ::= ADMIN COMPACT TABLE dml_target dml_parts_opt WHERE expr(X). { pp->stmt->where = X; plan_stmt_begin(pp, PS_ADMIN_COMPACT); }
 
 into_opt ::= .
 into_opt ::= INTO.

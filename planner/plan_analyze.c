@@ -699,3 +699,58 @@ plan__ast_print(arena *a, const char *sql, const plan_ast *x)
     print_ast(a, sql, x, &buf, &len, &cap);
     return buf;
 }
+
+/* The value of a plain literal (number, string, NULL, TRUE/FALSE, or a minus sign before a
+ * number) without building an expression: INSERT ... VALUES takes this path for most cells.
+ * false for anything else (the caller analyses and evaluates it). */
+bool
+plan__literal_value(const plan_ast *x, plan_value *out)
+{
+    bool neg = false;
+    if (x->kind == PA_UNARY && x->op == TK_MINUS && x->nargs == 1 &&
+        (x->args[0]->kind == PA_INT || x->args[0]->kind == PA_DECIMAL)) {
+        neg = true;
+        x = x->args[0];
+    }
+    switch (x->kind) {
+    case PA_INT: {
+        uint64_t v = 0;
+        for (const char *p = x->name; *p; p++) {
+            unsigned d = (unsigned)(*p - '0');
+            if (v > (UINT64_MAX - d) / 10) {
+                return false;
+            }
+            v = v * 10 + d;
+        }
+        if (neg) {
+            if (v > (uint64_t)INT64_MAX + 1) {
+                return false;
+            }
+            *out = plan__v_int(v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v);
+        } else {
+            *out = v <= INT64_MAX ? plan__v_int((int64_t)v) : plan__v_uint(v);
+        }
+        return true;
+    }
+    case PA_DECIMAL: {
+        __int128 d;
+        int scale;
+        if (!plan__dec_parse(x->name, strlen(x->name), &d, &scale)) {
+            return false;
+        }
+        *out = plan__v_dec(neg ? -d : d, scale);
+        return true;
+    }
+    case PA_STRING:
+        *out = plan__v_str(x->str, x->len);
+        return true;
+    case PA_NULL:
+        *out = plan__v_null();
+        return true;
+    case PA_BOOL:
+        *out = plan__v_int(x->op);
+        return true;
+    default:
+        return false;
+    }
+}

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "common/strutil.h"
+#include "planner/parse.h"
 
 #define DML_CHUNK 4096 /* rows converted before they are routed and handed to the writer */
 
@@ -1226,9 +1227,11 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
                 } else {
                     plan_expr *e;
                     plan_value v;
-                    rc = plan__analyze(cx, x, NULL, 0, "field list", &e, err);
-                    if (rc == DB_OK) {
-                        rc = plan__eval(cx, e, &v, err);
+                    if (!plan__literal_value(x, &v)) { /* not a plain literal: analyse + eval */
+                        rc = plan__analyze(cx, x, NULL, 0, "field list", &e, err);
+                        if (rc == DB_OK) {
+                            rc = plan__eval(cx, e, &v, err);
+                        }
                     }
                     if (rc == DB_OK) {
                         rc = conv_value(cx, &t.cols[c], &v, (uint64_t)r + 1, &row[c], err);
@@ -1481,11 +1484,80 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     return stmt_finish(cx, w, own, st, out, err);
 }
 
+/* ADMIN COMPACT TABLE t [PARTITION p, ...] WHERE type = 'BASE' | 'CUMULATIVE': compacts every
+ * tablet of the named partitions now (Doris schedules it; here it runs before the OK). */
+static int
+exec_compact(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
+{
+    const plan_table_ref *ref = &st->dml_table;
+    const char *db = ref->db ? ref->db : cx->s->db;
+    if (db == NULL) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    if (plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err) != DB_OK) {
+        return DB_ERR;
+    }
+    const plan_ast *w = st->where;
+    const char *type = NULL;
+    if (w->kind == PA_BINARY && w->op == TK_EQ && w->args[0]->kind == PA_COLUMN &&
+        strcasecmp(w->args[0]->name, "type") == 0 && w->args[1]->kind == PA_STRING) {
+        type = arena_strndup(cx->a, w->args[1]->str, w->args[1]->len);
+    }
+    stor_compact_kind kind;
+    if (type && strcasecmp(type, "BASE") == 0) {
+        kind = STOR_COMPACT_BASE;
+    } else if (type && strcasecmp(type, "CUMULATIVE") == 0) {
+        kind = STOR_COMPACT_CUMULATIVE;
+    } else {
+        return db_error_set(err, ER_DORIS, "Compaction type must be BASE or CUMULATIVE");
+    }
+    plan_tbl t;
+    if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK || need_engine(cx, err) != DB_OK) {
+        return DB_ERR;
+    }
+    for (uint32_t i = 0; i < st->ndml_parts; i++) {
+        bool found = false;
+        for (uint32_t p = 0; p < t.nparts; p++) {
+            found |= strcmp(t.parts[p].name, st->dml_parts[i]) == 0;
+        }
+        if (!found) {
+            return db_error_set(
+                    err, ER_DORIS,
+                    arena_sprintf(cx->a, "Partition %s does not exist", st->dml_parts[i]));
+        }
+    }
+    uint64_t merged = 0;
+    for (uint32_t p = 0; p < t.nparts; p++) {
+        bool wanted = st->ndml_parts == 0;
+        for (uint32_t i = 0; i < st->ndml_parts; i++) {
+            wanted |= strcmp(t.parts[p].name, st->dml_parts[i]) == 0;
+        }
+        for (uint32_t b = 0; wanted && b < t.parts[p].buckets; b++) {
+            uint64_t id = stor_tablet_id_of(t.parts[p].id, b);
+            if (stor_engine_tablet(cx->s->srv->engine, id, false) == NULL) {
+                continue;
+            }
+            stor_compact_stats stats;
+            memset(&stats, 0, sizeof stats);
+            if (stor_compact_tablet(cx->s->srv->engine, id, kind, &stats, err) != DB_OK) {
+                return DB_ERR;
+            }
+            merged += stats.merged_rowsets;
+        }
+    }
+    out->affected_rows = 0;
+    (void)merged;
+    return DB_OK;
+}
+
 int
 plan__exec_dml(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
 {
     if (st->kind == PS_INSERT) {
         return exec_insert(cx, st, out, err);
+    }
+    if (st->kind == PS_ADMIN_COMPACT) {
+        return exec_compact(cx, st, out, err);
     }
     return exec_update_delete(cx, st, out, err);
 }

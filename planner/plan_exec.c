@@ -951,6 +951,7 @@ plan__exec_stmt(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_
     case PS_INSERT:
     case PS_UPDATE:
     case PS_DELETE:
+    case PS_ADMIN_COMPACT:
         rc = plan__exec_dml(cx, st, out, err); /* plan_dml.c */
         break;
     case PS_UNSUPPORTED:
@@ -1084,6 +1085,7 @@ plan__describe(plan_session *s, const plan_stmt *st, const char *sql, size_t len
     case PS_INSERT: /* no result set; the table is checked when it runs */
     case PS_UPDATE:
     case PS_DELETE:
+    case PS_ADMIN_COMPACT:
         break;
     }
     if (rc != DB_OK) {

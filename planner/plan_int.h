@@ -192,15 +192,16 @@ typedef enum plan_stmt_kind {
     PS_BEGIN,
     PS_COMMIT,
     PS_ROLLBACK,
-    PS_UNSUPPORTED, /* parsed but not implemented: ER_NOT_SUPPORTED_YET with name */
-    PS_PREPARE,     /* PREPARE name FROM 'text' | @var */
-    PS_EXECUTE,     /* EXECUTE name [USING @a, ...] */
-    PS_DEALLOCATE,  /* {DEALLOCATE | DROP} PREPARE name */
-    PS_DCL,         /* users and privileges: stmt->dcl (plan_dcl.c) */
-    PS_DDL,         /* DDL and catalog SHOW statements: stmt->ddl (plan_ddl_int.h) */
-    PS_INSERT,      /* INSERT INTO t [(cols)] VALUES ... | SELECT ... (plan_dml.c) */
-    PS_UPDATE,      /* UPDATE t SET c = e, ... [WHERE] */
-    PS_DELETE,      /* DELETE FROM t [PARTITION ...] [WHERE] */
+    PS_UNSUPPORTED,   /* parsed but not implemented: ER_NOT_SUPPORTED_YET with name */
+    PS_PREPARE,       /* PREPARE name FROM 'text' | @var */
+    PS_EXECUTE,       /* EXECUTE name [USING @a, ...] */
+    PS_DEALLOCATE,    /* {DEALLOCATE | DROP} PREPARE name */
+    PS_DCL,           /* users and privileges: stmt->dcl (plan_dcl.c) */
+    PS_DDL,           /* DDL and catalog SHOW statements: stmt->ddl (plan_ddl_int.h) */
+    PS_INSERT,        /* INSERT INTO t [(cols)] VALUES ... | SELECT ... (plan_dml.c) */
+    PS_UPDATE,        /* UPDATE t SET c = e, ... [WHERE] */
+    PS_DELETE,        /* DELETE FROM t [PARTITION ...] [WHERE] */
+    PS_ADMIN_COMPACT, /* ADMIN COMPACT TABLE t [PARTITION p] WHERE type = '...' */
 } plan_stmt_kind;
 
 /* Isolation levels in the order of the tx_isolation enum. */
@@ -590,6 +591,9 @@ typedef struct plan_bind_col {
  * clause: "field list" / "where clause" for ER_BAD_FIELD_ERROR. */
 int plan__analyze(plan_ectx *cx, const plan_ast *ast, const plan_bind_col *cols, size_t ncols,
                   const char *clause, plan_expr **out, db_error *err);
+/* The value of a plain literal (numbers, strings, NULL, TRUE/FALSE, -number) without analysis;
+ * false for any other expression. */
+bool plan__literal_value(const plan_ast *x, plan_value *out);
 /* Evaluate. */
 int plan__eval(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
 /* MySQL's printed form of an AST (for 1690 messages), in a. */

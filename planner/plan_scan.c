@@ -95,8 +95,8 @@ tscan_open(plan_op *op, db_error *err)
             }
             stor_snapshot *s = &t->snaps[t->nsnaps++];
             stor_tablet_snapshot(tab, s);
-            if (t->as_of) {
-                stor_snapshot_as_of(s, t->as_of);
+            if (t->as_of && stor_snapshot_as_of(s, t->as_of, err) != DB_OK) {
+                return DB_ERR; /* s is counted in nsnaps: close destroys it */
             }
         }
     }

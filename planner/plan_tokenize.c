@@ -33,6 +33,7 @@ typedef struct keyword {
 /* Sorted by name (bsearch). */
 static const keyword keywords[] = {
         {"ADD", TK_ADD},
+        {"ADMIN", TK_ADMIN},
         {"AFTER", TK_AFTER},
         {"AGGREGATE", TK_AGGREGATE},
         {"ALL", TK_ALL},
@@ -63,6 +64,7 @@ static const keyword keywords[] = {
         {"COMMENT", TK_COMMENTKW},
         {"COMMIT", TK_COMMIT},
         {"COMMITTED", TK_COMMITTED},
+        {"COMPACT", TK_COMPACT},
         {"CONNECTION", TK_CONNECTION},
         {"CONSISTENT", TK_CONSISTENT},
         {"CONVERT", TK_CONVERT},

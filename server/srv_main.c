@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -188,6 +189,42 @@ attach_storage(void *ctx, cat_editlog *log, cat_meta *m, db_error *err)
     return s->engine != NULL ? DB_OK : DB_ERR;
 }
 
+/* stor_compact_allow_fn of the background compaction (its thread): tablet -> partition ->
+ * the table owning it; false when no table does (dropped) or the table has the property
+ * disable_auto_compaction. Also tells compaction the table's delete-sign column. */
+static bool
+compaction_allowed(void *ctx, uint64_t tablet_id)
+{
+    srv_server *s = ctx;
+    int64_t part_id = (int64_t)(tablet_id >> 16);
+    const cat_catalog *c = cat_meta_read_begin(s->meta);
+    const cat_table *owner = NULL;
+    for (size_t d = 0; owner == NULL && d < cat_db_count(c); d++) {
+        const cat_db *db = cat_db_at(c, d);
+        for (size_t i = 0; owner == NULL && i < db->ntables; i++) {
+            for (size_t p = 0; p < db->tables[i]->nparts; p++) {
+                if (db->tables[i]->parts[p].id == part_id) {
+                    owner = db->tables[i];
+                    break;
+                }
+            }
+        }
+    }
+    bool allowed = owner != NULL && !owner->disable_auto_compaction;
+    int32_t sign_uid = -1;
+    for (size_t i = 0; allowed && owner->mow && i < owner->ncols; i++) {
+        if (strcasecmp(owner->cols[i].name, CAT_COL_DELETE_SIGN) == 0) {
+            sign_uid = owner->cols[i].uid;
+        }
+    }
+    cat_meta_read_end(s->meta);
+    stor_tablet *t = allowed ? stor_engine_tablet(s->engine, tablet_id, false) : NULL;
+    if (t != NULL) {
+        stor_tablet_set_delete_sign_uid(t, sign_uid);
+    }
+    return allowed;
+}
+
 static int
 start(srv_server *s, db_error *err)
 {
@@ -219,6 +256,11 @@ start(srv_server *s, db_error *err)
                  (unsigned long long)nremoved);
     }
     stor_engine_set_cache_capacity(s->engine, (size_t)c->storage_page_cache_capacity);
+    if (!c->disable_auto_compaction &&
+        stor_engine_start_compaction(s->engine, (uint32_t)c->compaction_interval_ms,
+                                     compaction_allowed, s, err) != DB_OK) {
+        return DB_ERR;
+    }
     proto_native_password_hash(c->root_password, strlen(c->root_password), s->root_stage2);
     s->root_has_password = c->root_password[0] != '\0';
 
@@ -348,6 +390,10 @@ teardown(srv_server *s)
     }
     if (s->plan != NULL) {
         plan_server_free(s->plan);
+    }
+    /* Compaction appends to the edit log and reads the catalog: stop it before both close. */
+    if (s->engine != NULL) {
+        stor_engine_stop_compaction(s->engine);
     }
     /* A clean stop leaves an image, so the next start replays nothing. */
     cat_meta_close(s->meta, s->exit_code == 0);

@@ -28,14 +28,19 @@
 #define COMMIT_TABLET_FIXED 40
 #define COMMIT_EXTRA_FIXED  8
 #define IMAGE_MAGIC         0x49545652u /* "RVTI" read as u32le */
-#define IMAGE_FORMAT        2           /* 2 adds the per-version TSOs; 1 is still read */
+#define IMAGE_FORMAT        3 /* 2 adds the per-version TSOs, 3 the compaction floor; 1, 2 read */
 #define IMAGE_HEADER_SIZE   16
 #define CRC_SIZE            4
+#define ENGINE_RCACHE_IDLE  256         /* idle segment readers the engine's pool keeps */
+#define COMPACT_MAGIC       0x50435652u /* "RVCP" read as u32le */
+#define COMPACT_FORMAT      1
+#define COMPACT_FIXED       56
 
 /* One published tablet. */
 struct stor_tablet {
     uint64_t id;
-    char *dir; /* root_path/<id>; owned; immutable */
+    stor_engine *eng; /* owner (snapshots register with its epochs) */
+    char *dir;        /* root_path/<id>; owned; immutable */
     /* lock protects version, rowsets / nrowsets / cap and everything in dbm: shared for
      * snapshots and bitmap reads, exclusive for publish (live or replay) and image load. */
     pthread_rwlock_t lock;
@@ -54,7 +59,29 @@ struct stor_tablet {
     pthread_mutex_t write_mu;
     stor_pkindex *pk; /* MoW primary-key index; owned; NULL until first needed */
     bool pk_ready;    /* pk holds every key of the published rowsets (built lazily) */
+    /* Compaction (stor_compact.c). floor is under lock and persisted in the image; the rest are
+     * in-memory hints for the background picker, also under lock. */
+    uint64_t floor;          /* highest version merged by any compaction; reads below fail */
+    uint64_t base_version;   /* version of the last base output (0 = none since start) */
+    uint32_t ncum;           /* cumulative outputs since the last base compaction */
+    int32_t delete_sign_uid; /* uid of __DORIS_DELETE_SIGN__ (MoW), -1 = unknown / none */
 };
+
+/* Input rowsets replaced by a compaction, kept until no snapshot from before it is alive. */
+typedef struct retired {
+    stor_tablet *t;
+    uint64_t epoch;    /* epoch current at the publish; snapshots of epochs <= it may read it */
+    uint64_t *rowsets; /* owned */
+    size_t nrowsets;
+    char **paths; /* owned; full paths of the segment files */
+    size_t npaths;
+} retired;
+
+/* Live snapshots of one epoch. */
+typedef struct epoch_count {
+    uint64_t epoch;
+    uint64_t count;
+} epoch_count;
 
 /* Handler of one kind of extra commit section. */
 typedef struct extra_handler {
@@ -78,6 +105,19 @@ struct stor_engine {
     stor_stage *stages; /* added by stor_engine_add_stage (start-up only); owned */
     size_t nstages;
     stor_cache *cache; /* page cache shared by scans and writers; owned; NULL = none */
+    /* epoch_mu protects cur_epoch, live (ascending epoch, counts > 0 except transiently) and
+     * the retired list. Leaf lock: nothing is taken while holding it. */
+    pthread_mutex_t epoch_mu;
+    uint64_t cur_epoch;
+    epoch_count *live;
+    size_t nlive, live_cap;
+    retired *retired;
+    size_t nretired, retired_cap;
+    pthread_mutex_t compact_mu; /* one compaction at a time (stor_compact_tablet) */
+    stor__compactor *bg;        /* background thread state (stor_compact.c); NULL = none */
+    stor__compact_hook_fn hook; /* tests: called before the publish locks are taken */
+    stor_rcache *rcache;        /* pool of open segment readers; owned; never NULL */
+    void *hook_ctx;
 };
 
 /* A transaction's changes to one tablet. */
@@ -146,6 +186,9 @@ typedef struct cursor {
 
 static int replay_commit(void *ctx, uint16_t type, uint64_t seq, const void *payload, size_t len,
                          db_error *err);
+static int replay_compact(void *ctx, uint16_t type, uint64_t seq, const void *payload, size_t len,
+                          db_error *err);
+static int corrupt(db_error *err, const char *what);
 static int image_write(void *ctx, uint64_t seq, buf *out, db_error *err);
 static int image_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err);
 static stor_tablet *tablet_new(stor_engine *e, uint64_t id);
@@ -157,6 +200,8 @@ static int decode_commit(stor_engine *e, const uint8_t *p, size_t len, dec_commi
 static void dec_commit_destroy(dec_commit *c);
 static int publish(stor_engine *e, const dec_commit *c, bool is_replay, db_error *err);
 static const extra_handler *find_extra(const stor_engine *e, uint16_t kind);
+static void retired_destroy(retired *r);
+static void encode_live_marks(stor_tablet *t, buf *out);
 
 /* ---- little-endian cursor ---- */
 
@@ -257,7 +302,12 @@ stor_engine_new(const char *root_path, cat_editlog *log, db_error *err)
     pthread_mutex_init(&e->map_mu, NULL);
     pthread_mutex_init(&e->commit_mu, NULL);
     atomic_init(&e->next_rowset_id, 1);
+    pthread_mutex_init(&e->epoch_mu, NULL);
+    pthread_mutex_init(&e->compact_mu, NULL);
+    e->cur_epoch = 1;
+    e->rcache = stor_rcache_new(ENGINE_RCACHE_IDLE);
     cat_editlog_register(log, STOR_REC_COMMIT, "storage commit", replay_commit, e);
+    cat_editlog_register(log, STOR_REC_COMPACT, "storage compaction", replay_compact, e);
     cat_editlog_register_section(log, STOR_IMG_TABLETS, "storage tablets", image_write, image_load,
                                  e);
     return e;
@@ -269,6 +319,15 @@ stor_engine_free(stor_engine *e)
     if (e == NULL) {
         return;
     }
+    stor_engine_stop_compaction(e);
+    for (size_t i = 0; i < e->nretired; i++) {
+        retired_destroy(&e->retired[i]); /* files stay: orphans at the next start */
+    }
+    mem_free(e->retired);
+    mem_free(e->live);
+    stor_rcache_free(e->rcache);
+    pthread_mutex_destroy(&e->epoch_mu);
+    pthread_mutex_destroy(&e->compact_mu);
     for (size_t i = 0; i < e->ntablets; i++) {
         tablet_free(e->tablets[i]);
     }
@@ -350,11 +409,53 @@ stor_engine_ntablets(stor_engine *e)
 
 /* ==== tablets ==== */
 
+/* Count a new snapshot in the current epoch; returns the epoch. */
+static uint64_t
+epoch_register(stor_engine *e)
+{
+    pthread_mutex_lock(&e->epoch_mu);
+    uint64_t ep = e->cur_epoch;
+    if (e->nlive > 0 && e->live[e->nlive - 1].epoch == ep) {
+        e->live[e->nlive - 1].count++;
+    } else {
+        if (e->nlive == e->live_cap) {
+            e->live_cap = e->live_cap == 0 ? 8 : e->live_cap * 2;
+            e->live = mem_realloc(e->live, e->live_cap * sizeof *e->live);
+        }
+        e->live[e->nlive++] = (epoch_count){ep, 1};
+    }
+    pthread_mutex_unlock(&e->epoch_mu);
+    return ep;
+}
+
+static void
+epoch_unregister(stor_engine *e, uint64_t ep)
+{
+    pthread_mutex_lock(&e->epoch_mu);
+    size_t lo = 0, hi = e->nlive;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (e->live[mid].epoch < ep) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    DB_ASSERT(lo < e->nlive && e->live[lo].epoch == ep && e->live[lo].count > 0);
+    if (--e->live[lo].count == 0) {
+        memmove(&e->live[lo], &e->live[lo + 1], (e->nlive - lo - 1) * sizeof *e->live);
+        e->nlive--;
+    }
+    pthread_mutex_unlock(&e->epoch_mu);
+}
+
 static stor_tablet *
 tablet_new(stor_engine *e, uint64_t id)
 {
     stor_tablet *t = mem_calloc(1, sizeof *t);
     t->id = id;
+    t->eng = e;
+    t->delete_sign_uid = -1;
     size_t len = strlen(e->root) + 32;
     t->dir = mem_alloc(len);
     snprintf(t->dir, len, "%s/%" PRIu64, e->root, id);
@@ -444,9 +545,14 @@ tablet_has_rowset(const stor_tablet *t, uint64_t rowset_id)
 void
 stor_tablet_snapshot(stor_tablet *t, stor_snapshot *snap)
 {
+    /* Register before copying the rowsets: a compaction publishing after this point retires
+     * with an epoch >= ours, so the files this copy names outlive the snapshot. */
+    snap->engine = t->eng;
+    snap->epoch = epoch_register(t->eng);
     pthread_rwlock_rdlock(&t->lock);
     snap->tablet_id = t->id;
     snap->version = t->version;
+    snap->floor = t->floor;
     snap->nvtso = t->nvtso;
     snap->vtso = mem_calloc(t->nvtso == 0 ? 1 : t->nvtso, sizeof *snap->vtso);
     if (t->nvtso) {
@@ -469,6 +575,9 @@ stor_tablet_snapshot(stor_tablet *t, stor_snapshot *snap)
 void
 stor_snapshot_destroy(stor_snapshot *snap)
 {
+    if (snap->engine != NULL) {
+        epoch_unregister(snap->engine, snap->epoch);
+    }
     for (size_t i = 0; i < snap->nrowsets; i++) {
         rowset_meta_destroy(&snap->rowsets[i]);
     }
@@ -695,6 +804,22 @@ stor_txn_commit_at(stor_engine *e, stor_txn *txn, cat_tso *alloc, uint64_t *tsop
             is_dup = txn->tablets[i].has_rowset && tablet_has_rowset(t, txn->tablets[i].rowset_id);
             pthread_rwlock_unlock(&t->lock);
         }
+        const char *gone = NULL;
+        uint64_t gone_rs = 0;
+        for (size_t j = 0; t != NULL && j < txn->tablets[i].ndels && gone == NULL; j++) {
+            gone_rs = txn->tablets[i].dels[j].rowset_id;
+            pthread_rwlock_rdlock(&t->lock);
+            gone = tablet_has_rowset(t, gone_rs) ? NULL : "compacted";
+            pthread_rwlock_unlock(&t->lock);
+        }
+        if (gone != NULL) { /* marks of a rowset compaction replaced since the statement read */
+            char why[128];
+            snprintf(why, sizeof why,
+                     "rowset %" PRIu64 " of tablet %" PRIu64 " was compacted; retry the statement",
+                     gone_rs, txn->tablets[i].tablet_id);
+            rc = db_error_set(err, ER_STOR_COMMIT_BAD, why);
+            goto out;
+        }
         if (is_dup) {
             char why[96];
             snprintf(why, sizeof why, "rowset %" PRIu64 " already exists in tablet %" PRIu64,
@@ -919,7 +1044,7 @@ image_write(void *ctx, uint64_t seq, buf *out, db_error *err)
         }
         size_t at = out->len;
         buf_put_u32le(out, 0);
-        stor_dbm_encode(t->dbm, 0, UINT64_MAX, out);
+        encode_live_marks(t, out);
         uint32_t dlen = (uint32_t)(out->len - at - 4);
         for (int b = 0; b < 4; b++) {
             out->data[at + (size_t)b] = (uint8_t)(dlen >> (8 * b));
@@ -928,12 +1053,45 @@ image_write(void *ctx, uint64_t seq, buf *out, db_error *err)
         for (size_t v = 0; v < t->nvtso; v++) {
             buf_put_u64le(out, t->vtso[v]);
         }
+        buf_put_u64le(out, t->floor);
         pthread_rwlock_unlock(&t->lock);
     }
     buf_put_u32le(out, crc32c(out->data + start, out->len - start));
     pthread_mutex_unlock(&e->map_mu);
     pthread_mutex_unlock(&e->commit_mu);
     return DB_OK;
+}
+
+/* stor_dbm_encode of t's marks without those of rowsets a compaction retired (they are dropped
+ * once no snapshot reads them; the image must not resurrect them). Shared lock held. */
+static void
+encode_live_marks(stor_tablet *t, buf *out)
+{
+    stor_engine *e = t->eng;
+    stor_dbm *tmp = NULL;
+    pthread_mutex_lock(&e->epoch_mu);
+    for (size_t i = 0; i < e->nretired; i++) {
+        if (e->retired[i].t != t) {
+            continue;
+        }
+        if (tmp == NULL) {
+            buf all;
+            buf_init(&all);
+            stor_dbm_encode(t->dbm, 0, UINT64_MAX, &all);
+            tmp = stor_dbm_new();
+            db_error e2;
+            db_error_clear(&e2);
+            int arc = stor_dbm_apply(tmp, all.data, all.len, &e2);
+            DB_ASSERT(arc == DB_OK);
+            buf_destroy(&all);
+        }
+        for (size_t j = 0; j < e->retired[i].nrowsets && stor_dbm_nsegments(tmp) > 0; j++) {
+            stor_dbm_drop_rowset(tmp, e->retired[i].rowsets[j]);
+        }
+    }
+    pthread_mutex_unlock(&e->epoch_mu);
+    stor_dbm_encode(tmp != NULL ? tmp : t->dbm, 0, UINT64_MAX, out);
+    stor_dbm_free(tmp);
 }
 
 /* Load one tablet of the image from cur into e (replay: single-threaded, e has no tablets). */
@@ -991,6 +1149,12 @@ image_load_tablet(stor_engine *e, cursor *cur, uint64_t prev_id, bool is_first, 
             for (uint64_t v = 0; v < n; v++) {
                 t->vtso[v] = cur_u(cur, 8);
             }
+        }
+    }
+    if (rc == DB_OK && format >= 3) {
+        t->floor = cur_u(cur, 8);
+        if (cur->is_bad || t->floor > version) {
+            rc = corrupt(err, "bad compaction floor in image");
         }
     }
     pthread_rwlock_unlock(&t->lock);
@@ -1202,6 +1366,12 @@ stor_engine_cache(stor_engine *e)
     return e->cache;
 }
 
+stor_rcache *
+stor_engine_rcache(stor_engine *e)
+{
+    return e->rcache;
+}
+
 void
 stor__tablet_write_lock(stor_tablet *t)
 {
@@ -1223,4 +1393,554 @@ stor__tablet_pkindex(stor_tablet *t, bool **ready)
     }
     *ready = &t->pk_ready;
     return t->pk;
+}
+
+/* ==== compaction record: encode, decode, publish, replay, retirement ==== */
+
+/* A decoded compaction record: pointers into the record bytes. */
+typedef struct dec_compact {
+    uint64_t tablet_id, floor, rowset_id, rows, tso;
+    bool is_base;
+    uint32_t ninputs, nsegments;
+    const uint8_t *inputs; /* ninputs × u64le */
+    const uint8_t *names;  /* nsegments × (u16 len, bytes) */
+    const uint8_t *dbm;    /* stor_dbm_encode blob for the output rowset, or NULL */
+    uint32_t dbm_len;
+} dec_compact;
+
+static uint64_t
+dec_input(const dec_compact *d, uint32_t i)
+{
+    return stor__get_u64(d->inputs + 8 * (size_t)i);
+}
+
+static void
+retired_destroy(retired *r)
+{
+    for (size_t i = 0; i < r->npaths; i++) {
+        mem_free(r->paths[i]);
+    }
+    mem_free(r->paths);
+    mem_free(r->rowsets);
+    memset(r, 0, sizeof *r);
+}
+
+/* Decode and check a compaction record completely (format, CRC, names, bitmap blob). */
+static int
+decode_compact(const uint8_t *p, size_t len, dec_compact *d, db_error *err)
+{
+    memset(d, 0, sizeof *d);
+    if (!check_crc(p, len, COMPACT_FIXED)) {
+        return corrupt(err, "compaction record too short or CRC mismatch");
+    }
+    cursor cur = {p, len - CRC_SIZE, 0, false};
+    uint32_t magic = (uint32_t)cur_u(&cur, 4);
+    uint16_t format = (uint16_t)cur_u(&cur, 2);
+    uint16_t flags = (uint16_t)cur_u(&cur, 2);
+    d->tablet_id = cur_u(&cur, 8);
+    d->floor = cur_u(&cur, 8);
+    d->rowset_id = cur_u(&cur, 8);
+    d->rows = cur_u(&cur, 8);
+    d->tso = cur_u(&cur, 8);
+    d->ninputs = (uint32_t)cur_u(&cur, 4);
+    d->nsegments = (uint32_t)cur_u(&cur, 4);
+    d->is_base = flags & 1;
+    if (magic != COMPACT_MAGIC || format != COMPACT_FORMAT || flags > 1 || d->floor == 0 ||
+        d->rowset_id == 0 || d->ninputs == 0) {
+        return corrupt(err, "bad compaction record header");
+    }
+    d->inputs = cur_take(&cur, 8 * (size_t)d->ninputs);
+    d->names = cur.p + cur.off;
+    if (d->inputs == NULL || !read_names(&cur, d->nsegments, NULL)) {
+        return corrupt(err, "bad inputs or segment name in compaction record");
+    }
+    d->dbm_len = (uint32_t)cur_u(&cur, 4);
+    d->dbm = cur_take(&cur, d->dbm_len);
+    if (d->dbm == NULL || (d->dbm_len > 0 && !dbm_blob_valid(d->dbm, d->dbm_len))) {
+        return corrupt(err, "bad delete-bitmap additions in compaction record");
+    }
+    if (cur.is_bad || cur.off != cur.len) {
+        return corrupt(err, "compaction record has trailing bytes");
+    }
+    return DB_OK;
+}
+
+/* Index of the first input of d in t's rowset list when the inputs are present, contiguous and
+ * end at version d->floor and the output id is new; SIZE_MAX otherwise. Lock held. */
+static size_t
+compact_inputs_at(const stor_tablet *t, const dec_compact *d)
+{
+    size_t i0 = 0;
+    while (i0 < t->nrowsets && t->rowsets[i0].rowset_id != dec_input(d, 0)) {
+        i0++;
+    }
+    if (i0 + d->ninputs > t->nrowsets || tablet_has_rowset(t, d->rowset_id) ||
+        d->floor < t->floor || t->rowsets[i0 + d->ninputs - 1].version != d->floor) {
+        return SIZE_MAX;
+    }
+    for (uint32_t k = 0; k < d->ninputs; k++) {
+        if (t->rowsets[i0 + k].rowset_id != dec_input(d, k)) {
+            return SIZE_MAX;
+        }
+    }
+    return i0;
+}
+
+/* Publish a decoded compaction record under t's exclusive lock: the inputs leave the rowset
+ * list, the output takes their place (version d->floor), the blob's marks are added, the floor
+ * rises. Replay drops the inputs' marks at once; live, rt (not NULL) gets the inputs' file
+ * paths and ids for retirement. */
+static int
+publish_compact(stor_engine *e, const dec_compact *d, retired *rt, db_error *err)
+{
+    stor_tablet *t = stor_engine_tablet(e, d->tablet_id, false);
+    if (t == NULL) {
+        return corrupt(err, "compaction record names an unknown tablet");
+    }
+    stor_rowset_meta m = {d->rowset_id, d->floor, d->tso, d->rows, d->nsegments, NULL};
+    m.segments = mem_calloc(d->nsegments == 0 ? 1 : d->nsegments, sizeof(char *));
+    cursor nc = {d->names, SIZE_MAX / 2, 0, false}; /* checked by decode_compact */
+    bool names_ok = read_names(&nc, d->nsegments, m.segments);
+    DB_ASSERT(names_ok);
+    pthread_rwlock_wrlock(&t->lock);
+    size_t i0 = compact_inputs_at(t, d);
+    if (i0 == SIZE_MAX) {
+        pthread_rwlock_unlock(&t->lock);
+        rowset_meta_destroy(&m);
+        return corrupt(err, "compaction record does not match the tablet's rowsets");
+    }
+    if (rt != NULL) {
+        rt->t = t;
+        rt->nrowsets = d->ninputs;
+        rt->rowsets = mem_calloc(d->ninputs, sizeof *rt->rowsets);
+    }
+    for (uint32_t k = 0; k < d->ninputs; k++) {
+        stor_rowset_meta *in = &t->rowsets[i0 + k];
+        if (rt != NULL) {
+            rt->rowsets[k] = in->rowset_id;
+            rt->paths = mem_realloc(rt->paths, (rt->npaths + in->nsegments + 1) * sizeof(char *));
+            for (uint32_t s = 0; s < in->nsegments; s++) {
+                size_t plen = strlen(t->dir) + strlen(in->segments[s]) + 2;
+                char *path = mem_alloc(plen);
+                snprintf(path, plen, "%s/%s", t->dir, in->segments[s]);
+                rt->paths[rt->npaths++] = path;
+            }
+        } else {
+            if (stor_dbm_nsegments(t->dbm) > 0) {
+                stor_dbm_drop_rowset(t->dbm, in->rowset_id); /* replay: no snapshot reads them */
+            }
+        }
+        rowset_meta_destroy(in);
+    }
+    t->rowsets[i0] = m;
+    memmove(&t->rowsets[i0 + 1], &t->rowsets[i0 + d->ninputs],
+            (t->nrowsets - i0 - d->ninputs) * sizeof *t->rowsets);
+    t->nrowsets -= d->ninputs - 1;
+    if (d->dbm_len > 0) {
+        db_error e2;
+        db_error_clear(&e2);
+        int arc = stor_dbm_apply(t->dbm, d->dbm, d->dbm_len, &e2); /* new rowset: no older mark */
+        DB_ASSERT(arc == DB_OK);
+    }
+    t->floor = d->floor;
+    if (d->is_base) {
+        t->base_version = d->floor;
+        t->ncum = 0;
+    } else {
+        t->ncum++;
+    }
+    pthread_rwlock_unlock(&t->lock);
+    stor__engine_saw_rowset_id(e, d->rowset_id);
+    return DB_OK;
+}
+
+static int
+replay_compact(void *ctx, uint16_t type, uint64_t seq, const void *payload, size_t len,
+               db_error *err)
+{
+    stor_engine *e = ctx;
+    dec_compact d;
+    if (decode_compact(payload, len, &d, err) != DB_OK ||
+        publish_compact(e, &d, NULL, err) != DB_OK) {
+        return DB_ERR;
+    }
+    stor_tablet *t = stor_engine_tablet(e, d.tablet_id, false);
+    if (t->pk != NULL) {
+        t->pk_ready = false; /* the mapping is not in the record: rebuilt by the next writer */
+    }
+    return DB_OK;
+}
+
+/* Output ordinal of (rowset, segment, row) of an input, or STOR_COMPACT_DROPPED / not an
+ * input (*is_input false). */
+static uint32_t
+map_row(const stor__compact_out *o, uint64_t rowset_id, uint32_t seg, uint32_t row, bool *is_input)
+{
+    for (uint32_t i = 0; i < o->ninputs; i++) {
+        const stor__compact_map *m = &o->inputs[i];
+        if (m->rowset_id == rowset_id) {
+            *is_input = true;
+            if (seg >= m->nsegments || row >= m->nrows[seg]) {
+                return STOR_COMPACT_DROPPED;
+            }
+            return m->map[seg][row];
+        }
+    }
+    *is_input = false;
+    return STOR_COMPACT_DROPPED;
+}
+
+typedef struct xlat_mark {
+    uint64_t version;
+    uint32_t seg;
+    uint32_t ord; /* output row within seg */
+} xlat_mark;
+
+static int
+cmp_xlat(const void *pa, const void *pb)
+{
+    const xlat_mark *a = pa, *b = pb;
+    if (a->version != b->version) {
+        return a->version < b->version ? -1 : 1;
+    }
+    if (a->seg != b->seg) {
+        return a->seg < b->seg ? -1 : 1;
+    }
+    return a->ord < b->ord ? -1 : a->ord > b->ord;
+}
+
+/* The marks of the inputs with version > o->floor (t's shared lock held), translated to the
+ * output rowset with their versions, as a stor_dbm_encode blob in out (empty when none). */
+static uint64_t
+translate_marks(stor_tablet *t, const stor__compact_out *o, buf *out)
+{
+    buf blob;
+    buf_init(&blob);
+    stor_dbm_encode(t->dbm, o->floor + 1, UINT64_MAX, &blob);
+    xlat_mark *xs = NULL;
+    size_t nx = 0, cap = 0;
+    /* Our own encoding (README §"Delete-bitmap additions"): header 12, entries, CRC 4. */
+    cursor c = {blob.data, blob.len - CRC_SIZE, 12, false};
+    uint32_t n = stor__get_u32(blob.data + 8);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t rs = cur_u(&c, 8);
+        uint32_t seg = (uint32_t)cur_u(&c, 4);
+        uint64_t ver = cur_u(&c, 8);
+        uint32_t blen = (uint32_t)cur_u(&c, 4);
+        const uint8_t *bp = cur_take(&c, blen);
+        DB_ASSERT(bp != NULL);
+        bool is_input = false;
+        map_row(o, rs, 0, UINT32_MAX, &is_input);
+        if (!is_input) {
+            continue;
+        }
+        roaring_bitmap_t *rb = roaring_bitmap_portable_deserialize_safe((const char *)bp, blen);
+        DB_ASSERT(rb != NULL);
+        uint64_t card = roaring_bitmap_get_cardinality(rb);
+        uint32_t *vals = mem_alloc((size_t)(card + 1) * sizeof *vals);
+        roaring_bitmap_to_uint32_array(rb, vals);
+        for (uint64_t v = 0; v < card; v++) {
+            uint32_t ord = map_row(o, rs, seg, vals[v], &is_input);
+            if (ord == STOR_COMPACT_DROPPED) {
+                continue; /* the row is not in the output (deleted or a dropped delete sign) */
+            }
+            if (nx == cap) {
+                cap = cap == 0 ? 64 : cap * 2;
+                xs = mem_realloc(xs, cap * sizeof *xs);
+            }
+            xs[nx++] = (xlat_mark){ver, ord / STOR_COMPACT_SEG_ROWS, ord % STOR_COMPACT_SEG_ROWS};
+        }
+        mem_free(vals);
+        roaring_bitmap_free(rb);
+    }
+    buf_destroy(&blob);
+    if (nx > 0) {
+        qsort(xs, nx, sizeof *xs, cmp_xlat); /* marks per segment must ascend by version (I7) */
+        stor_dbm *tmp = stor_dbm_new();
+        uint32_t *rows = mem_alloc(nx * sizeof *rows);
+        for (size_t i = 0; i < nx;) {
+            size_t j = i, k = 0;
+            while (j < nx && xs[j].version == xs[i].version && xs[j].seg == xs[i].seg) {
+                rows[k++] = xs[j++].ord;
+            }
+            stor_dbm_mark(tmp, o->rowset_id, xs[i].seg, rows, k, xs[i].version);
+            i = j;
+        }
+        stor_dbm_encode(tmp, 0, UINT64_MAX, out);
+        stor_dbm_free(tmp);
+        mem_free(rows);
+    }
+    mem_free(xs);
+    return nx;
+}
+
+/* Point every primary-key entry into an input at its output row (or remove it when the row
+ * was dropped). write_mu held. */
+static int remap_pk(stor_pkindex *pk, const stor__compact_out *o, db_error *err);
+
+typedef struct remap_ctx {
+    const stor__compact_out *o;
+    buf keys;
+    size_t *offs;
+    stor_pk_item *items;
+    size_t n, cap;
+} remap_ctx;
+
+static bool
+remap_visit(const stor_pk_item *item, void *arg)
+{
+    remap_ctx *rc = arg;
+    bool is_input = false;
+    uint32_t ord =
+            map_row(rc->o, item->loc.rowset_id, item->loc.segment_id, item->loc.row, &is_input);
+    if (!is_input) {
+        return true;
+    }
+    if (rc->n == rc->cap) {
+        rc->cap = rc->cap == 0 ? 256 : rc->cap * 2;
+        rc->items = mem_realloc(rc->items, rc->cap * sizeof *rc->items);
+        rc->offs = mem_realloc(rc->offs, rc->cap * sizeof *rc->offs);
+    }
+    stor_pk_item *x = &rc->items[rc->n];
+    *x = *item;
+    x->key = NULL;
+    x->loc = ord == STOR_COMPACT_DROPPED
+                     ? (stor_rowloc){0, 0, 0}
+                     : (stor_rowloc){rc->o->rowset_id, ord / STOR_COMPACT_SEG_ROWS,
+                                     ord % STOR_COMPACT_SEG_ROWS};
+    rc->offs[rc->n++] = rc->keys.len;
+    buf_append(&rc->keys, item->key, item->keylen);
+    return true;
+}
+
+static int
+remap_pk(stor_pkindex *pk, const stor__compact_out *o, db_error *err)
+{
+    remap_ctx rc = {.o = o};
+    buf_init(&rc.keys);
+    stor_pkindex_foreach(pk, remap_visit, &rc);
+    int rcode = DB_OK;
+    for (size_t i = 0; i < rc.n && rcode == DB_OK; i++) {
+        const stor_pk_item *x = &rc.items[i];
+        const uint8_t *key = rc.keys.data + rc.offs[i];
+        if (x->loc.rowset_id == 0) {
+            stor_pkindex_delete(pk, key, x->keylen, x->version, NULL);
+        } else {
+            rcode = stor_pkindex_upsert(pk, key, x->keylen, x->loc, x->version, NULL, NULL, err);
+        }
+    }
+    buf_destroy(&rc.keys);
+    mem_free(rc.items);
+    mem_free(rc.offs);
+    return rcode;
+}
+
+static void
+encode_compact(const stor__compact_out *o, const buf *blob, buf *out)
+{
+    buf_put_u32le(out, COMPACT_MAGIC);
+    buf_put_u16le(out, COMPACT_FORMAT);
+    buf_put_u16le(out, o->is_base ? 1 : 0);
+    buf_put_u64le(out, o->tablet_id);
+    buf_put_u64le(out, o->floor);
+    buf_put_u64le(out, o->rowset_id);
+    buf_put_u64le(out, o->rows);
+    buf_put_u64le(out, o->commit_tso);
+    buf_put_u32le(out, o->ninputs);
+    buf_put_u32le(out, o->nsegments);
+    for (uint32_t i = 0; i < o->ninputs; i++) {
+        buf_put_u64le(out, o->inputs[i].rowset_id);
+    }
+    put_names(out, o->segments, o->nsegments);
+    buf_put_u32le(out, (uint32_t)blob->len);
+    buf_append(out, blob->data, blob->len);
+    buf_put_u32le(out, crc32c(out->data, out->len));
+}
+
+int
+stor__compact_publish(stor_engine *e, stor_tablet *t, const stor__compact_out *o,
+                      uint64_t *ntranslated, db_error *err)
+{
+    if (e->hook != NULL) {
+        e->hook(e->hook_ctx);
+    }
+    buf blob, rec;
+    buf_init(&blob);
+    buf_init(&rec);
+    retired rt = {0};
+    int rc = DB_OK;
+    /* Lock order: write_mu (no MoW writer between the marks we translate and the swap), then
+     * commit_mu (no DUP delete or other commit either). Nothing below does file I/O but the
+     * append. */
+    pthread_mutex_lock(&t->write_mu);
+    pthread_mutex_lock(&e->commit_mu);
+    pthread_rwlock_rdlock(&t->lock);
+    bool ok = true;
+    for (uint32_t i = 0; i < o->ninputs && ok; i++) {
+        ok = tablet_has_rowset(t, o->inputs[i].rowset_id);
+    }
+    uint64_t nx = ok ? translate_marks(t, o, &blob) : 0;
+    pthread_rwlock_unlock(&t->lock);
+    if (!ok) {
+        rc = db_error_set(err, ER_STOR_COMMIT_BAD, "a compaction input is gone");
+        goto out;
+    }
+    encode_compact(o, &blob, &rec);
+    dec_compact d;
+    rc = decode_compact(rec.data, rec.len, &d, err); /* I14: publish what replay will */
+    DB_ASSERT(rc == DB_OK);
+    rc = cat_editlog_append(e->log, STOR_REC_COMPACT, rec.data, rec.len, NULL, err);
+    if (rc != DB_OK) {
+        goto out;
+    }
+    rc = publish_compact(e, &d, &rt, err);
+    DB_ASSERT(rc == DB_OK); /* checked above under commit_mu and write_mu */
+    if (t->pk != NULL && t->pk_ready && remap_pk(t->pk, o, err) != DB_OK) {
+        t->pk_ready = false; /* rebuilt by the next writer */
+    }
+    pthread_mutex_lock(&e->epoch_mu);
+    rt.epoch = e->cur_epoch++; /* snapshots from now on never name the inputs */
+    if (e->nretired == e->retired_cap) {
+        e->retired_cap = e->retired_cap == 0 ? 8 : e->retired_cap * 2;
+        e->retired = mem_realloc(e->retired, e->retired_cap * sizeof *e->retired);
+    }
+    e->retired[e->nretired++] = rt;
+    memset(&rt, 0, sizeof rt);
+    pthread_mutex_unlock(&e->epoch_mu);
+    if (ntranslated != NULL) {
+        *ntranslated = nx;
+    }
+out:
+    pthread_mutex_unlock(&e->commit_mu);
+    pthread_mutex_unlock(&t->write_mu);
+    retired_destroy(&rt);
+    buf_destroy(&blob);
+    buf_destroy(&rec);
+    return rc;
+}
+
+size_t
+stor_engine_purge_retired(stor_engine *e)
+{
+    size_t nfiles = 0;
+    for (;;) {
+        retired r = {0};
+        pthread_mutex_lock(&e->epoch_mu);
+        uint64_t oldest = e->nlive > 0 ? e->live[0].epoch : UINT64_MAX;
+        for (size_t i = 0; i < e->nretired; i++) {
+            if (e->retired[i].epoch < oldest) {
+                r = e->retired[i];
+                e->retired[i] = e->retired[--e->nretired];
+                break;
+            }
+        }
+        pthread_mutex_unlock(&e->epoch_mu);
+        if (r.t == NULL) {
+            break;
+        }
+        pthread_rwlock_wrlock(&r.t->lock);
+        for (size_t i = 0; i < r.nrowsets && stor_dbm_nsegments(r.t->dbm) > 0; i++) {
+            stor_dbm_drop_rowset(r.t->dbm, r.rowsets[i]);
+        }
+        pthread_rwlock_unlock(&r.t->lock);
+        for (size_t i = 0; i < r.npaths; i++) {
+            stor_rcache_forget(e->rcache, r.paths[i]); /* idle pooled readers of the file */
+            if (unlink(r.paths[i]) == 0) {
+                nfiles++;
+            }
+        }
+        retired_destroy(&r);
+    }
+    return nfiles;
+}
+
+void
+stor__tablet_compact_info(stor_tablet *t, uint64_t *base_version, uint32_t *ncum,
+                          int32_t *delete_sign_uid)
+{
+    pthread_rwlock_rdlock(&t->lock);
+    *base_version = t->base_version;
+    *ncum = t->ncum;
+    *delete_sign_uid = t->delete_sign_uid;
+    pthread_rwlock_unlock(&t->lock);
+}
+
+void
+stor_tablet_set_delete_sign_uid(stor_tablet *t, int32_t uid)
+{
+    pthread_rwlock_wrlock(&t->lock);
+    t->delete_sign_uid = uid;
+    pthread_rwlock_unlock(&t->lock);
+}
+
+uint64_t
+stor_tablet_floor(stor_tablet *t)
+{
+    pthread_rwlock_rdlock(&t->lock);
+    uint64_t f = t->floor;
+    pthread_rwlock_unlock(&t->lock);
+    return f;
+}
+
+size_t
+stor_tablet_nrowsets(stor_tablet *t)
+{
+    pthread_rwlock_rdlock(&t->lock);
+    size_t n = t->nrowsets;
+    pthread_rwlock_unlock(&t->lock);
+    return n;
+}
+
+uint64_t *
+stor__engine_tablet_ids(stor_engine *e, size_t *n)
+{
+    pthread_mutex_lock(&e->map_mu);
+    uint64_t *ids = mem_calloc(e->ntablets + 1, sizeof *ids);
+    for (size_t i = 0; i < e->ntablets; i++) {
+        ids[i] = e->tablets[i]->id;
+    }
+    *n = e->ntablets;
+    pthread_mutex_unlock(&e->map_mu);
+    return ids;
+}
+
+void
+stor__engine_compact_lock(stor_engine *e)
+{
+    pthread_mutex_lock(&e->compact_mu);
+}
+
+void
+stor__engine_compact_unlock(stor_engine *e)
+{
+    pthread_mutex_unlock(&e->compact_mu);
+}
+
+stor__compactor **
+stor__engine_bg(stor_engine *e)
+{
+    return &e->bg;
+}
+
+void
+stor__compact_set_hook(stor_engine *e, stor__compact_hook_fn fn, void *ctx)
+{
+    e->hook = fn;
+    e->hook_ctx = ctx;
+}
+
+stor__compact_hook_fn
+stor__compact_hook(stor_engine *e, void **ctx)
+{
+    *ctx = e->hook_ctx;
+    return e->hook;
+}
+
+size_t
+stor__engine_nretired(stor_engine *e)
+{
+    pthread_mutex_lock(&e->epoch_mu);
+    size_t n = e->nretired;
+    pthread_mutex_unlock(&e->epoch_mu);
+    return n;
 }

@@ -139,4 +139,65 @@ void stor__tablet_write_unlock(stor_tablet *t);
  * with write_mu held. */
 stor_pkindex *stor__tablet_pkindex(stor_tablet *t, bool **ready);
 
+/* ---- compaction (stor_compact.c <-> stor_engine.c) ---- */
+
+/* Rows per output segment (as the writer's encode stage), and the mapping value of a row that
+ * is not in the output. */
+#define STOR_COMPACT_SEG_ROWS (1u << 20)
+#define STOR_COMPACT_DROPPED  UINT32_MAX
+
+/* Background thread state (stor_compact.c); the engine holds a pointer. */
+typedef struct stor__compactor stor__compactor;
+stor__compactor **stor__engine_bg(stor_engine *e);
+
+/* Where the rows of one input rowset went: map[s][r] = ordinal of segment s row r in the
+ * output (output segment = ordinal / STOR_COMPACT_SEG_ROWS, row = ordinal % it), or
+ * STOR_COMPACT_DROPPED. */
+typedef struct stor__compact_map {
+    uint64_t rowset_id;
+    uint32_t nsegments;
+    uint32_t **map;  /* nsegments arrays */
+    uint32_t *nrows; /* rows of each input segment */
+} stor__compact_map;
+
+/* A finished compaction, its output files complete on disk, ready to publish. */
+typedef struct stor__compact_out {
+    uint64_t tablet_id;
+    const stor__compact_map *inputs; /* ninputs, ascending by version, contiguous in the tablet */
+    uint32_t ninputs;
+    uint64_t floor;      /* version of the newest input = the output's version */
+    uint64_t commit_tso; /* commit TSO of the newest input */
+    uint64_t rowset_id, rows;
+    char *const *segments; /* output segment names */
+    uint32_t nsegments;
+    bool is_base; /* the run starts at the tablet's first rowset */
+} stor__compact_out;
+
+/* Publish o: under the tablet's write_mu, commit_mu and (for the swap) its exclusive lock,
+ * translate the marks added to the inputs after o->floor through the maps, append one
+ * STOR_REC_COMPACT record and publish it through the replay's decode + publish path; remap the
+ * primary-key index if built; retire the inputs (files and marks kept until no older snapshot
+ * is alive). *ntranslated gets the number of translated row marks. ER_STOR_COMMIT_BAD when an
+ * input is no longer in the tablet; append errors as stor_txn_commit. */
+int stor__compact_publish(stor_engine *e, stor_tablet *t, const stor__compact_out *o,
+                          uint64_t *ntranslated, db_error *err);
+
+/* Picker inputs of t under its shared lock: last base output's version, cumulative outputs
+ * since, the delete-sign column uid (-1 = none). */
+void stor__tablet_compact_info(stor_tablet *t, uint64_t *base_version, uint32_t *ncum,
+                               int32_t *delete_sign_uid);
+/* Ids of every tablet (heap array; *n entries). */
+uint64_t *stor__engine_tablet_ids(stor_engine *e, size_t *n);
+/* Serializes compactions of the engine. */
+void stor__engine_compact_lock(stor_engine *e);
+void stor__engine_compact_unlock(stor_engine *e);
+
+/* Tests: fn(ctx) runs after the output files are written and before the publish takes any lock
+ * (a commit made there lands between the compaction's snapshot and its publish). */
+typedef void (*stor__compact_hook_fn)(void *ctx);
+void stor__compact_set_hook(stor_engine *e, stor__compact_hook_fn fn, void *ctx);
+stor__compact_hook_fn stor__compact_hook(stor_engine *e, void **ctx);
+/* Tests: number of retired entries waiting for older snapshots. */
+size_t stor__engine_nretired(stor_engine *e);
+
 #endif /* STORAGE_STOR_INT_H */

@@ -175,7 +175,9 @@ count_pages(stor_scan *s)
 static void
 segment_close(stor_scan *s)
 {
-    stor_segment_reader_close(s->rd);
+    if (s->rd != NULL) {
+        stor_rcache_release(stor_engine_rcache(s->eng), s->path, s->rd); /* back to the pool */
+    }
     s->rd = NULL;
     mem_free(s->path);
     s->path = NULL;
@@ -199,15 +201,12 @@ segment_open(stor_scan *s, db_error *err)
     memcpy(s->path, stor_tablet_dir(s->tablet), dl);
     s->path[dl] = '/';
     memcpy(s->path + dl + 1, m->segments[s->seg], nl + 1);
-    s->rd = stor_segment_reader_open(s->path, err);
+    s->rd = stor_rcache_acquire(stor_engine_rcache(s->eng), s->path, stor_engine_cache(s->eng),
+                                err);
     if (s->rd == NULL) {
         mem_free(s->path);
         s->path = NULL;
         return DB_ERR;
-    }
-    stor_cache *cache = stor_engine_cache(s->eng);
-    if (cache != NULL) {
-        stor_segment_reader_set_cache(s->rd, cache);
     }
     s->stats.segments_total++;
     s->nread = 0;

@@ -210,8 +210,8 @@ stor_bucket_of(const stor_schema *sc, const stor_vec *cols, const uint32_t *dist
 
 /* ---- time travel ---- */
 
-void
-stor_snapshot_as_of(stor_snapshot *snap, uint64_t tso)
+int
+stor_snapshot_as_of(stor_snapshot *snap, uint64_t tso, db_error *err)
 {
     uint64_t version = 0;
     if (snap->nvtso > 0) {
@@ -227,6 +227,11 @@ stor_snapshot_as_of(stor_snapshot *snap, uint64_t tso)
             }
         }
     }
+    if (snap->floor > 0 && version < snap->floor) {
+        /* The rowsets of that version were merged into one whose rows are those live at the
+         * floor: reading them at an older version would be wrong. */
+        return db_error_set(err, ER_STOR_VERSION_COMPACTED, (unsigned long long)snap->floor);
+    }
     size_t keep = 0;
     for (size_t i = 0; i < snap->nrowsets; i++) {
         stor_rowset_meta *m = &snap->rowsets[i];
@@ -241,4 +246,5 @@ stor_snapshot_as_of(stor_snapshot *snap, uint64_t tso)
     }
     snap->nrowsets = keep;
     snap->version = version;
+    return DB_OK;
 }

@@ -420,7 +420,9 @@ vec_select(arena *a, stor_vec_kind kind, uint32_t n, const stor_vec *const *src,
         case STOR_VEC_BYTES:
             if (!is_null) {
                 size_t len = (size_t)(s->offs[r + 1] - s->offs[r]);
-                memcpy(out->data + dlen, s->data + s->offs[r], len);
+                if (len > 0) { /* an all-empty vector may have no data array */
+                    memcpy(out->data + dlen, s->data + s->offs[r], len);
+                }
                 dlen += len;
             }
             out->offs[i + 1] = dlen;
@@ -469,9 +471,10 @@ cell_cmp(const stor_vec *a, uint32_t ra, const stor_vec *b, uint32_t rb)
 typedef struct old_seg {
     uint64_t rowset_id;
     uint32_t segment_id;
-    stor_segment_reader *r;
-    int32_t *colmap;  /* per schema column: segment column, or -1 (missing / other kind) */
-    stor_vec **pages; /* per schema column: npages decoded pages (NULL until read) */
+    stor_segment_reader *r; /* from the engine's reader pool, given back at the end */
+    char *path;             /* owned; the pool's key for r */
+    int32_t *colmap;        /* per schema column: segment column, or -1 (missing / other kind) */
+    stor_vec **pages;       /* per schema column: npages decoded pages (NULL until read) */
 } old_seg;
 
 typedef struct chain_run {
@@ -493,7 +496,8 @@ static void
 run_close_segs(chain_run *run)
 {
     for (size_t i = 0; i < run->nsegs; i++) {
-        stor_segment_reader_close(run->segs[i].r);
+        stor_rcache_release(stor_engine_rcache(run->w->e), run->segs[i].path, run->segs[i].r);
+        mem_free(run->segs[i].path);
     }
     mem_free(run->segs);
     run->segs = NULL;
@@ -529,11 +533,11 @@ run_seg(chain_run *run, uint64_t rowset_id, uint32_t segment_id, db_error *err)
         return NULL;
     }
     char *path = arena_sprintf(run->b.a, "%s/%s", stor_tablet_dir(run->t), m->segments[segment_id]);
-    stor_segment_reader *r = stor_segment_reader_open(path, err);
+    stor_segment_reader *r = stor_rcache_acquire(stor_engine_rcache(run->w->e), path,
+                                                 stor_engine_cache(run->w->e), err);
     if (r == NULL) {
         return NULL;
     }
-    stor_segment_reader_set_cache(r, stor_engine_cache(run->w->e));
     if (run->nsegs == run->scap) {
         run->scap = run->scap == 0 ? 8 : run->scap * 2;
         run->segs = mem_realloc(run->segs, run->scap * sizeof *run->segs);
@@ -543,6 +547,7 @@ run_seg(chain_run *run, uint64_t rowset_id, uint32_t segment_id, db_error *err)
     old_seg *s = &run->segs[lo];
     const stor_schema *sc = run->b.sc;
     s->rowset_id = rowset_id;
+    s->path = mem_strdup(path);
     s->segment_id = segment_id;
     s->r = r;
     s->colmap = arena_alloc(run->b.a, (sc->ncols + 1) * sizeof *s->colmap);
@@ -912,7 +917,11 @@ stage_mow_lookup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
         found[r] = stor_pkindex_lookup(pk, run->kb.data, run->kb.len, &loc[r], NULL);
     }
     stor_vec old_sign = {0}, old_seq = {0};
-    if (sc->delete_sign_col >= 0 &&
+    /* Whether an old row is a delete-sign row matters only to consumers of has_old / old values
+     * (added stages, partial update): reading it costs a point read per updated key, so plain
+     * upserts skip it (has_old is then "found"). */
+    bool need_sign = sc->delete_sign_col >= 0 && (run->need_all_old || run->mask != NULL);
+    if (need_sign &&
         fetch_old(run, found, loc, (uint32_t)sc->delete_sign_col, &old_sign, err) != DB_OK) {
         return DB_ERR;
     }
@@ -938,7 +947,7 @@ stage_mow_lookup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
             marks[nmarks++] = loc[r];
         }
         /* An old delete-sign row marks the key absent: it is hidden, but is no before-image. */
-        has_old[k] = found[r] && !is_sign_set(sc->delete_sign_col >= 0 ? &old_sign : NULL, r);
+        has_old[k] = found[r] && !is_sign_set(need_sign ? &old_sign : NULL, r);
         old[k] = loc[r];
         any_old |= has_old[k];
         ops[k] = is_sign_set(new_sign, r) ? STOR_OP_DELETE

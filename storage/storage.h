@@ -419,6 +419,26 @@ typedef struct stor_key {
  * range is the whole segment. Never fails. */
 void stor_segment_key_range(const stor_segment_reader *r, const stor_key *lo, const stor_key *hi,
                             uint64_t *from, uint64_t *to);
+/* ---- reader pool (stor_rcache.c) ---- */
+/* Open segment readers kept for reuse (each used by one thread at a time). Thread-safe; its
+ * mutex protects only the pool's lists and is never held across file I/O. */
+typedef struct stor_rcache stor_rcache;
+
+/* A pool keeping at most max_idle idle readers (0 = keep none). Never NULL. */
+stor_rcache *stor_rcache_new(size_t max_idle);
+/* Close every idle reader and free the pool. NULL is fine. */
+void stor_rcache_free(stor_rcache *rc);
+/* An open reader of path for the caller alone: an idle one from the pool, else a new one
+ * (stor_segment_reader_open, with the page cache pages attached when not NULL; its errors). */
+stor_segment_reader *stor_rcache_acquire(stor_rcache *rc, const char *path, stor_cache *pages,
+                                         db_error *err);
+/* Give r (acquired for path, not failed) back; the least recently used idle reader beyond the
+ * limit is closed. NULL r is fine. */
+void stor_rcache_release(stor_rcache *rc, const char *path, stor_segment_reader *r);
+/* Close the idle readers of path (before the file is deleted). */
+void stor_rcache_forget(stor_rcache *rc, const char *path);
+/* Counters: acquisitions served from the pool, files opened, idle readers now. */
+void stor_rcache_stats(stor_rcache *rc, uint64_t *hits, uint64_t *opens, size_t *idle);
 /* ==== end segments ==== */
 
 /* ==== engine, tablets, commits ==== */
@@ -430,6 +450,7 @@ void stor_segment_key_range(const stor_segment_reader *r, const stor_key *lo, co
  * tablet's rowsets and bitmaps. Formats: README.md §Formats "Commit record", "Tablet image". */
 
 enum { STOR_REC_COMMIT = CAT_REC_STORAGE_FIRST + 0 };  /* one per committed transaction */
+enum { STOR_REC_COMPACT = CAT_REC_STORAGE_FIRST + 1 }; /* one per compaction (stor_compact.c) */
 enum { STOR_IMG_TABLETS = CAT_IMG_STORAGE_FIRST + 0 }; /* all tablets' rowsets and bitmaps */
 
 #define STOR_SEGMENT_NAME_MAX 255 /* bytes of a segment file name (no '/', not "." or "..") */
@@ -459,6 +480,9 @@ typedef struct stor_snapshot {
     uint64_t *vtso; /* vtso[v - 1] = commit TSO of version v (v = 1..nvtso); nvtso is 0 when
                        the tablet came from a format-1 image (TSOs unknown) */
     size_t nvtso;
+    uint64_t floor;      /* compaction floor when taken: reads at versions below it fail */
+    stor_engine *engine; /* registration (files of retired rowsets outlive the snapshot) */
+    uint64_t epoch;      /* epoch the snapshot is counted in; see stor_engine_purge_retired */
 } stor_snapshot;
 
 /* Handler of one kind of opaque commit section (binlog rowsets, stream offsets, ...): called
@@ -548,6 +572,67 @@ int stor_txn_commit(stor_engine *e, stor_txn *txn, uint64_t tso, db_error *err);
  * versions they publish; *tso gets it. alloc NULL: commit at *tso. */
 int stor_txn_commit_at(stor_engine *e, stor_txn *txn, cat_tso *alloc, uint64_t *tso, db_error *err);
 /* ==== end engine, tablets, commits ==== */
+
+/* ==== compaction ==== */
+/* Background compaction (stor_compact.c) merges a contiguous run of one tablet's rowsets into
+ * one rowset of the rows live as of the newest input's version, in key order, with the delete
+ * bitmaps applied; marks added to the inputs later are translated to the output. Readers and
+ * writers are blocked only for the short publish. Format: README.md §Formats "Compaction
+ * record"; design: README.md §"Compaction". */
+
+typedef enum stor_compact_kind {
+    STOR_COMPACT_CUMULATIVE = 1, /* the small rowsets after the last base output */
+    STOR_COMPACT_BASE = 2,       /* every rowset of the tablet */
+} stor_compact_kind;
+
+typedef struct stor_compact_stats {
+    uint32_t merged_rowsets;    /* input rowsets; 0 = nothing was done */
+    uint64_t input_rows;        /* rows stored in the inputs */
+    uint64_t output_rows;       /* rows written */
+    uint64_t dropped_rows;      /* deleted rows and (base, MoW) delete-sign rows left out */
+    uint64_t output_rowset_id;  /* 0 when nothing was done */
+    uint32_t output_segments;   /* segment files written */
+    uint64_t translated_marks;  /* rows marked after the merge's version, moved to the output */
+    bool skipped_schema_change; /* inputs have different column sets: nothing done */
+} stor_compact_stats;
+
+/* Merge rowsets of tablet_id: CUMULATIVE takes the longest run of rowsets newer than the last
+ * base output that each hold < 1M rows, BASE every rowset; fewer than 2 (or inputs written
+ * with different column sets) = nothing to do, DB_OK with out->merged_rowsets 0. Reads and
+ * writes files without locks, then publishes (stor__compact_publish). out may be NULL.
+ * Returns DB_OK, or DB_ERR (ER_IO_ERROR / ER_STOR_CORRUPT reading or writing segments, append
+ * errors; the output files are removed then). Blocks on file I/O and fsync: worker threads. */
+int stor_compact_tablet(stor_engine *e, uint64_t tablet_id, stor_compact_kind kind,
+                        stor_compact_stats *out, db_error *err);
+
+/* Should the background thread compact tablet_id? (table property disable_auto_compaction). */
+typedef bool (*stor_compact_allow_fn)(void *ctx, uint64_t tablet_id);
+
+/* Start one background thread that every interval_ms (>= 1) compacts the tablets that need it
+ * (cumulative: >= 5 rowsets newer than the last base output, each < 1M rows; base: >= 10
+ * rowsets, or >= 2 cumulative outputs since the last base), skipping those for which allow
+ * (may be NULL = all) returns false, and purges retired files. allow runs on that thread.
+ * Errors of one tablet are logged and skipped. Returns DB_OK, or DB_ERR (ER_STOR_COMMIT_BAD
+ * when already started). Call after the replay and stor_engine_remove_orphans. */
+int stor_engine_start_compaction(stor_engine *e, uint32_t interval_ms, stor_compact_allow_fn allow,
+                                 void *ctx, db_error *err);
+/* Stop and join the thread (waits for a running compaction). Safe when never started; called
+ * by stor_engine_free. Call before the edit log is closed. */
+void stor_engine_stop_compaction(stor_engine *e);
+
+/* Delete the files and drop the marks of rowsets retired by compactions once no snapshot taken
+ * before their retirement is alive. Returns the number of files deleted (unlink errors are
+ * ignored: the files become orphans for the next start). Any worker thread. */
+size_t stor_engine_purge_retired(stor_engine *e);
+
+/* Tell compaction the uid of the tablet's __DORIS_DELETE_SIGN__ column (-1 = none, the
+ * default): base compaction from the first rowset then drops rows whose delete sign is 1. */
+void stor_tablet_set_delete_sign_uid(stor_tablet *t, int32_t uid);
+/* The tablet's compaction floor (0 = never compacted). */
+uint64_t stor_tablet_floor(stor_tablet *t);
+/* Number of published rowsets (shared lock). */
+size_t stor_tablet_nrowsets(stor_tablet *t);
+/* ==== end compaction ==== */
 
 /* ==== tables: schema, writer chain, commit, scans (stor_table.c, stor_chain.c, stor_scan.c) ====
  * The layer the planner drives. A table's data lives in tablets, one per (partition, bucket);
@@ -639,6 +724,9 @@ void stor_engine_add_stage(stor_engine *e, const stor_stage *st);
  * NULL = none). */
 void stor_engine_set_cache_capacity(stor_engine *e, size_t bytes);
 stor_cache *stor_engine_cache(stor_engine *e);
+/* The engine's pool of open segment readers (scans and the MoW stage take readers from it;
+ * compaction forgets the files it deletes). Never NULL. */
+stor_rcache *stor_engine_rcache(stor_engine *e);
 
 /* ---- writing ---- */
 
@@ -682,8 +770,11 @@ int stor_writer_commit(stor_writer *w, cat_tso *tso, uint64_t *commit_tso, db_er
 
 /* Restrict a snapshot to what was visible at tso (time travel): version = the highest version
  * whose commit TSO is <= tso (from vtso; without it, the highest kept rowset's), and the
- * rowsets with a version <= that (0 = nothing). Delete marks are read at that version. */
-void stor_snapshot_as_of(stor_snapshot *snap, uint64_t tso);
+ * rowsets with a version <= that (0 = nothing). Delete marks are read at that version. Fails
+ * with ER_STOR_VERSION_COMPACTED when that version is below the snapshot's compaction floor
+ * (the rows of those versions were merged away); snap is left unchanged then and must still be
+ * destroyed. */
+int stor_snapshot_as_of(stor_snapshot *snap, uint64_t tso, db_error *err);
 
 /* A closed range of one column for pruning: rows whose value is surely outside it are skipped
  * (zone maps per page, the short-key index for the first key column). The field of the

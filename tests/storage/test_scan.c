@@ -593,7 +593,7 @@ Test(stor_scan, as_of_tso)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         stor_snapshot s;
         stor_tablet_snapshot(t, &s);
-        stor_snapshot_as_of(&s, cases[i].tso);
+        cr_assert_eq(stor_snapshot_as_of(&s, cases[i].tso, NULL), DB_OK);
         cr_assert_eq(s.version, cases[i].version, "tso %" PRIu64, cases[i].tso);
         cr_assert_eq(s.nrowsets, cases[i].nrowsets);
         for (size_t r = 0; r < s.nrowsets; r++) {

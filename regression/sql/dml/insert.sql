@@ -59,7 +59,7 @@ INSERT INTO t2 SELECT k, v, i FROM t WHERE k <= 3;
 INSERT INTO t2 (k, n) SELECT k * 100, k FROM pr WHERE k > 5;
 INSERT INTO t2 SELECT 1000, 'const', 7;
 INSERT INTO t2 SELECT k FROM t;
-SELECT * FROM t2 ORDER BY k;
+SELECT * FROM t2 ORDER BY k, n;
 -- duplicate keys stay in a DUP table
 INSERT INTO t2 VALUES (1000, 'again', 8);
 SELECT * FROM t2 WHERE k = 1000 ORDER BY n;
