@@ -200,6 +200,7 @@ clean:
 bench: deps release
 	$(Q)if [ -x bench/run.sh ]; then bash bench/run.sh build/release; \
 	else echo "no benchmarks yet"; fi
+	$(Q)bash bench/sql/run.sh build/release
 
 fuzz:
 	$(Q)bash tests/fuzz/run.sh

@@ -228,7 +228,7 @@ tscan_next(plan_op *op, plan_batch **out, db_error *err)
                 return DB_OK;
             }
             t->scan = stor_scan_open(op->cx->s->srv->engine, &tb->sc, &t->snaps[t->cur], t->cols,
-                                     tb->ncols, NULL, 0, err);
+                                     tb->ncols, t->ranges, t->nranges, err);
             if (t->scan == NULL) {
                 return DB_ERR;
             }
