@@ -493,6 +493,10 @@ exec_show_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_e
             return DB_ERR;
         }
     }
+    plan_session *ss = cx->s;
+    const char *h1[2] = {"Handler_read_rnd_next",
+                         arena_sprintf(cx->a, "%llu", (unsigned long long)ss->scan_rows)};
+    rs_add(cx->a, &rs, h1);
     const char *r1[2] = {
             "Questions",
             arena_sprintf(cx->a, "%llu", (unsigned long long)atomic_load(&srv->questions))};
@@ -502,6 +506,16 @@ exec_show_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_e
             "Uptime",
             arena_sprintf(cx->a, "%lld", (long long)((int64_t)time(NULL) - srv->start_time))};
     rs_add(cx->a, &rs, r1);
+    const char *p1[2] = {"Rivulet_scan_pages_pruned",
+                         arena_sprintf(cx->a, "%llu", (unsigned long long)ss->scan_pages_pruned)};
+    const char *p2[2] = {
+            "Rivulet_scan_segments_pruned",
+            arena_sprintf(cx->a, "%llu", (unsigned long long)ss->scan_segments_pruned)};
+    const char *p3[2] = {"Rivulet_scan_tablets",
+                         arena_sprintf(cx->a, "%llu", (unsigned long long)ss->scan_tablets)};
+    rs_add(cx->a, &rs, p1);
+    rs_add(cx->a, &rs, p2);
+    rs_add(cx->a, &rs, p3);
     rs_add(cx->a, &rs, r2);
     rs_add(cx->a, &rs, r3);
     rs_add(cx->a, &rs, r4);

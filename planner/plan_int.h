@@ -901,7 +901,10 @@ struct plan_session {
     int64_t row_count;                     /* ROW_COUNT() of the previous statement */
     uint64_t found_rows;                   /* FOUND_ROWS() */
     uint64_t last_insert_id;               /* LAST_INSERT_ID() */
-    int next_iso;             /* SET TRANSACTION (next transaction only), PLAN_ISO_NONE */
+    int next_iso; /* SET TRANSACTION (next transaction only), PLAN_ISO_NONE */
+    /* Table-scan counters of this session (SHOW STATUS): rows read from storage
+     * (Handler_read_rnd_next), tablets opened, segments and pages skipped by pruning. */
+    uint64_t scan_rows, scan_tablets, scan_segments_pruned, scan_pages_pruned;
     int64_t user_time_us;     /* SET timestamp: fixed NOW() as unix microseconds; 0 = clock */
     atomic_bool interrupted;  /* KILL QUERY: set by any thread, cleared at statement start */
     struct plan_prep **preps; /* prepared statements (heap array), sorted by id */

@@ -58,6 +58,17 @@ float_shortest(double d)
     return d;
 }
 
+/* Add a finished tablet scan's counters to the session's (SHOW STATUS). */
+static void
+scan_account(plan_session *s, const stor_scan *scan)
+{
+    stor_scan_stats st = stor_scan_get_stats(scan);
+    s->scan_rows += st.rows_read;
+    s->scan_tablets++;
+    s->scan_segments_pruned += st.segments_pruned;
+    s->scan_pages_pruned += st.pages_pruned;
+}
+
 static int
 tscan_open(plan_op *op, db_error *err)
 {
@@ -240,6 +251,7 @@ tscan_next(plan_op *op, plan_batch **out, db_error *err)
             return DB_ERR;
         }
         if (eof || sb.n == 0) {
+            scan_account(op->cx->s, t->scan);
             stor_scan_close(t->scan);
             t->scan = NULL;
             t->cur++;
@@ -261,6 +273,7 @@ tscan_close(plan_op *op)
 {
     op_tscan *t = (op_tscan *)op;
     if (t->scan) {
+        scan_account(op->cx->s, t->scan);
         stor_scan_close(t->scan);
         t->scan = NULL;
     }
