@@ -494,9 +494,12 @@ exec_show_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_e
         }
     }
     plan_session *ss = cx->s;
+    bool session = st->scope != PLAN_SCOPE_GLOBAL; /* the scan counters are per session */
     const char *h1[2] = {"Handler_read_rnd_next",
                          arena_sprintf(cx->a, "%llu", (unsigned long long)ss->scan_rows)};
-    rs_add(cx->a, &rs, h1);
+    if (session) {
+        rs_add(cx->a, &rs, h1);
+    }
     const char *r1[2] = {
             "Questions",
             arena_sprintf(cx->a, "%llu", (unsigned long long)atomic_load(&srv->questions))};
@@ -513,9 +516,11 @@ exec_show_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_e
             arena_sprintf(cx->a, "%llu", (unsigned long long)ss->scan_segments_pruned)};
     const char *p3[2] = {"Rivulet_scan_tablets",
                          arena_sprintf(cx->a, "%llu", (unsigned long long)ss->scan_tablets)};
-    rs_add(cx->a, &rs, p1);
-    rs_add(cx->a, &rs, p2);
-    rs_add(cx->a, &rs, p3);
+    if (session) {
+        rs_add(cx->a, &rs, p1);
+        rs_add(cx->a, &rs, p2);
+        rs_add(cx->a, &rs, p3);
+    }
     rs_add(cx->a, &rs, r2);
     rs_add(cx->a, &rs, r3);
     rs_add(cx->a, &rs, r4);

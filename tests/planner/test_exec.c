@@ -119,6 +119,12 @@ Test(plan_exec, show_status)
     cr_assert_eq(tx_exec(t, "show global status"), DB_OK);
     cr_assert_eq(t->nrows, 4);
     cr_assert_str_eq(tx_cell(t, 0, 0), "Questions");
+    /* SESSION status adds this session's table-scan counters, in name order. */
+    cr_assert_eq(tx_exec(t, "show session status"), DB_OK);
+    cr_assert_eq(t->nrows, 8);
+    cr_assert_str_eq(tx_cell(t, 0, 0), "Handler_read_rnd_next");
+    cr_assert_str_eq(tx_cell(t, 0, 1), "0");
+    cr_assert_str_eq(tx_cell(t, 2, 0), "Rivulet_scan_pages_pruned");
     tx_free(t);
 }
 
