@@ -959,6 +959,10 @@ txn_schema(plan_session *s, const stor_schema *sc, const stor_schema **out, db_e
     t->sc = *sc;
     t->sc.cols = arena_alloc(s->txn_arena, (sc->ncols ? sc->ncols : 1) * sizeof *sc->cols);
     memcpy(t->sc.cols, sc->cols, sc->ncols * sizeof *sc->cols);
+    t->sc.aggs = arena_alloc(s->txn_arena, sc->ncols ? sc->ncols : 1);
+    if (sc->aggs != NULL && sc->ncols > 0) {
+        memcpy(t->sc.aggs, sc->aggs, sc->ncols);
+    }
     t->next = s->txn_schemas;
     s->txn_schemas = t;
     *out = &t->sc;
@@ -1107,12 +1111,12 @@ partial_update_on(plan_ectx *cx, const plan_tbl *t)
 static int
 check_writable(const plan_tbl *t, db_error *err)
 {
-    if (t->sc.keys == CAT_KEYS_AGG) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "writing to AGGREGATE KEY tables");
-    }
-    if (t->sc.keys == CAT_KEYS_UNIQUE && !t->sc.mow) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET,
-                            "writing to merge-on-read UNIQUE KEY tables");
+    for (uint32_t c = 0; t->sc.keys == CAT_KEYS_AGG && c < t->ncols; c++) {
+        uint8_t agg = t->sc.aggs ? t->sc.aggs[c] : 0;
+        if (agg == CAT_AGG_HLL_UNION || agg == CAT_AGG_BITMAP_UNION) {
+            return db_error_set(err, ER_NOT_SUPPORTED_YET,
+                                "writing HLL_UNION / BITMAP_UNION columns");
+        }
     }
     return DB_OK;
 }
@@ -1385,6 +1389,30 @@ table_binds(plan_ectx *cx, const plan_tbl *t)
     return b;
 }
 
+/* True when every column x refers to is a key column of t (a predicate every physical row of a
+ * key answers the same way). */
+static bool
+only_key_columns(const plan_tbl *t, const plan_ast *x)
+{
+    if (x == NULL) {
+        return true;
+    }
+    if (x->kind == PA_COLUMN) {
+        for (uint32_t c = 0; c < t->ncols; c++) {
+            if (strcasecmp(t->cols[c].name, x->name) == 0) {
+                return t->cols[c].is_key;
+            }
+        }
+        return true; /* unknown: the analyser reports it */
+    }
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        if (!only_key_columns(t, x->args[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static int
 exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
 {
@@ -1448,7 +1476,17 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     if (need_engine(cx, err) != DB_OK) {
         return DB_ERR;
     }
-    bool by_location = is_delete && !t.sc.mow;
+    /* DUPLICATE and AGGREGATE tables delete physical rows by location; UNIQUE tables (merge-
+     * on-write or merge-on-read) write the key again with the delete sign. */
+    bool by_location = is_delete && t.sc.keys != CAT_KEYS_UNIQUE;
+    if (by_location && t.sc.keys == CAT_KEYS_AGG && st->where && !only_key_columns(&t, st->where)) {
+        return db_error_set(err, ER_DORIS,
+                            arena_sprintf(cx->a,
+                                          "delete predicate on value column only supports Unique "
+                                          "table with merge-on-write enabled and Duplicate table, "
+                                          "but Table[%s] is an aggregate table.",
+                                          t.name));
+    }
     plan_op *root = plan__op_tscan(cx, &t, 0, by_location, false);
     plan__tscan_prune(root, st->where, t.name);
     if (where) {

@@ -33,6 +33,13 @@ typedef struct op_tscan {
     uint32_t nranges;
     bool *part_skip;      /* per partition: no row can match; NULL = none skipped */
     stor_vec *point_vecs; /* equality values of every HASH column: only their bucket is read */
+    /* Merge on read (AGGREGATE KEY and merge-on-read UNIQUE tables): each tablet's rows are
+     * materialized in marena, sorted by key (stable: older rowsets first) and folded to one row
+     * per key in mrows; next() then emits them. */
+    bool merge;
+    arena *marena;
+    plan_value *mrows; /* nm rows of tbl->ncols values */
+    size_t nm, mpos;
 } op_tscan;
 
 static int tscan_open(plan_op *op, db_error *err);
@@ -125,6 +132,19 @@ tscan_open(plan_op *op, db_error *err)
             t->defaults[c] = plan__v_str(tc->default_text, strlen(tc->default_text));
         }
     }
+    t->merge = !t->with_loc &&
+               (tb->sc.keys == CAT_KEYS_AGG || (tb->sc.keys == CAT_KEYS_UNIQUE && !tb->sc.mow));
+    if (t->merge) {
+        t->marena = arena_new(0);
+        /* Only key-column ranges may prune: a key's rows share its key, not its values. */
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < t->nranges; i++) {
+            if (t->ranges[i].col < tb->sc.nkeys) {
+                t->ranges[k++] = t->ranges[i];
+            }
+        }
+        t->nranges = k;
+    }
     uint32_t extra = t->with_loc ? 4 : 0;
     plan_vtype *types = op->types;
     t->out = plan__batch_new(cx->a, types, tb->ncols + extra, op->cap);
@@ -206,7 +226,7 @@ convert(op_tscan *t, const stor_scan_batch *sb, db_error *err)
         }
     }
     b->nrows = n;
-    if (tb->delete_sign_col >= 0 && !t->keep_deleted) {
+    if (tb->delete_sign_col >= 0 && !t->keep_deleted && !t->merge) {
         const plan_vec *ds = &b->cols[tb->delete_sign_col];
         uint32_t *sel = arena_alloc(t->base.ba, (size_t)(n ? n : 1) * sizeof *sel);
         uint32_t k = 0;
@@ -223,6 +243,225 @@ convert(op_tscan *t, const stor_scan_batch *sb, db_error *err)
     return DB_OK;
 }
 
+/* ---- merge on read ---- */
+
+/* Raw order of two values of one column (NULL first; strings bytewise, as keys are stored). */
+static int
+raw_cmp(const plan_value *a, const plan_value *b)
+{
+    if (a->kind == PV_NULL || b->kind == PV_NULL) {
+        return (b->kind == PV_NULL) - (a->kind == PV_NULL);
+    }
+    switch (a->kind) {
+    case PV_DOUBLE:
+        return (a->d > b->d) - (a->d < b->d);
+    case PV_DECIMAL:
+        return (a->dec > b->dec) - (a->dec < b->dec);
+    case PV_STRING: {
+        size_t n = a->str.len < b->str.len ? a->str.len : b->str.len;
+        int r = n ? memcmp(a->str.s, b->str.s, n) : 0;
+        return r ? r : (a->str.len > b->str.len) - (a->str.len < b->str.len);
+    }
+    default: /* integers and temporal microseconds */
+        return (a->i > b->i) - (a->i < b->i);
+    }
+}
+
+typedef struct msort_ctx {
+    const plan_value *rows;
+    uint32_t ncols, nkeys;
+} msort_ctx;
+
+static int
+key_cmp_rows(const msort_ctx *m, uint32_t x, uint32_t y)
+{
+    const plan_value *a = &m->rows[(size_t)x * m->ncols], *b = &m->rows[(size_t)y * m->ncols];
+    for (uint32_t k = 0; k < m->nkeys; k++) {
+        int r = raw_cmp(&a[k], &b[k]);
+        if (r) {
+            return r;
+        }
+    }
+    return 0;
+}
+
+/* Stable merge sort of idx[0..n) by key (tmp has n slots). */
+static void
+msort(const msort_ctx *m, uint32_t *idx, uint32_t *tmp, size_t n)
+{
+    if (n < 2) {
+        return;
+    }
+    size_t h = n / 2;
+    msort(m, idx, tmp, h);
+    msort(m, idx + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) {
+        tmp[k++] = key_cmp_rows(m, idx[j], idx[i]) < 0 ? idx[j++] : idx[i++];
+    }
+    while (i < h) {
+        tmp[k++] = idx[i++];
+    }
+    while (j < n) {
+        tmp[k++] = idx[j++];
+    }
+    memcpy(idx, tmp, n * sizeof *idx);
+}
+
+/* SUM of two non-NULL values of one column's kind. */
+static plan_value
+add_values(const plan_value *a, const plan_value *b)
+{
+    plan_value r = *a;
+    switch (a->kind) {
+    case PV_DOUBLE:
+        r.d = a->d + b->d;
+        break;
+    case PV_DECIMAL:
+        r.dec = (__int128)((unsigned __int128)a->dec + (unsigned __int128)b->dec);
+        break;
+    default:
+        r.i = (int64_t)((uint64_t)a->i + (uint64_t)b->i); /* wraps, as the writer's fold */
+        break;
+    }
+    return r;
+}
+
+/* Read every row of the current tablet, then fold them to one row per key into t->mrows. */
+static int
+merge_tablet(op_tscan *t, db_error *err)
+{
+    const plan_tbl *tb = t->tbl;
+    plan_op *op = &t->base;
+    uint32_t nc = tb->ncols;
+    arena_reset(t->marena);
+    size_t n = 0, cap = 0;
+    plan_value *rows = NULL;
+    for (;;) {
+        arena_reset(t->sa);
+        stor_scan_batch sb;
+        bool eof = false;
+        if (stor_scan_next(t->scan, t->sa, op->cap, &sb, &eof, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (eof || sb.n == 0) {
+            break;
+        }
+        if (convert(t, &sb, err) != DB_OK) {
+            return DB_ERR;
+        }
+        const plan_batch *b = t->out;
+        for (uint32_t r = 0; r < b->nrows; r++) {
+            if (n == cap) {
+                size_t ncap = cap ? cap * 2 : 1024;
+                plan_value *nr = arena_alloc(t->marena, ncap * nc * sizeof *nr);
+                if (n) {
+                    memcpy(nr, rows, n * nc * sizeof *nr);
+                }
+                rows = nr;
+                cap = ncap;
+            }
+            for (uint32_t c = 0; c < nc; c++) {
+                plan_value *v = &rows[n * nc + c];
+                plan__batch_get(b, c, r, v);
+                if (v->kind == PV_STRING && v->str.len) {
+                    char *p = arena_alloc(t->marena, v->str.len);
+                    memcpy(p, v->str.s, v->str.len);
+                    v->str.s = p;
+                }
+            }
+            n++;
+        }
+        if (plan__check_interrupt(op->cx->s, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    uint32_t *idx = arena_alloc(t->marena, (n + 1) * sizeof *idx);
+    uint32_t *tmp = arena_alloc(t->marena, (n + 1) * sizeof *tmp);
+    for (size_t i = 0; i < n; i++) {
+        idx[i] = (uint32_t)i;
+    }
+    msort_ctx m = {rows, nc, tb->sc.nkeys};
+    msort(&m, idx, tmp, n);
+    plan_value *out = arena_alloc(t->marena, (n + 1) * nc * sizeof *out);
+    size_t nout = 0;
+    int32_t seq = tb->sc.seq_col;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && key_cmp_rows(&m, idx[i], idx[j]) == 0) {
+            j++;
+        }
+        plan_value *o = &out[nout * nc];
+        if (tb->sc.keys == CAT_KEYS_AGG) {
+            memcpy(o, &rows[(size_t)idx[i] * nc], nc * sizeof *o);
+            for (uint32_t c = tb->sc.nkeys; c < nc; c++) {
+                uint8_t agg = tb->sc.aggs ? tb->sc.aggs[c] : CAT_AGG_REPLACE;
+                for (size_t k = i + 1; k < j; k++) {
+                    const plan_value *v = &rows[(size_t)idx[k] * nc + c];
+                    if (agg == CAT_AGG_SUM) {
+                        if (v->kind != PV_NULL) {
+                            o[c] = o[c].kind == PV_NULL ? *v : add_values(&o[c], v);
+                        }
+                    } else if (agg == CAT_AGG_MIN || agg == CAT_AGG_MAX) {
+                        if (v->kind != PV_NULL && (o[c].kind == PV_NULL ||
+                                                   (agg == CAT_AGG_MIN ? raw_cmp(v, &o[c]) < 0
+                                                                       : raw_cmp(v, &o[c]) > 0))) {
+                            o[c] = *v;
+                        }
+                    } else if (agg == CAT_AGG_REPLACE_IF_NOT_NULL) {
+                        if (v->kind != PV_NULL) {
+                            o[c] = *v;
+                        }
+                    } else {
+                        o[c] = *v; /* REPLACE: the latest write */
+                    }
+                }
+            }
+        } else {
+            /* merge-on-read UNIQUE: the latest write wins, or the highest sequence value */
+            size_t win = i;
+            for (size_t k = i + 1; k < j; k++) {
+                if (seq < 0 || raw_cmp(&rows[(size_t)idx[k] * nc + seq],
+                                       &rows[(size_t)idx[win] * nc + seq]) >= 0) {
+                    win = k;
+                }
+            }
+            memcpy(o, &rows[(size_t)idx[win] * nc], nc * sizeof *o);
+            if (tb->delete_sign_col >= 0 && !t->keep_deleted &&
+                o[tb->delete_sign_col].kind != PV_NULL && o[tb->delete_sign_col].i != 0) {
+                i = j;
+                continue; /* the key's latest row deletes it */
+            }
+        }
+        nout++;
+        i = j;
+    }
+    t->mrows = out;
+    t->nm = nout;
+    t->mpos = 0;
+    return DB_OK;
+}
+
+/* Emit up to one batch of merged rows. */
+static int
+merge_emit(op_tscan *t, db_error *err)
+{
+    plan_batch *b = t->out;
+    uint32_t nc = t->tbl->ncols;
+    plan__batch_clear(b);
+    while (b->nrows < b->cap && t->mpos < t->nm) {
+        const plan_value *row = &t->mrows[t->mpos * nc];
+        for (uint32_t c = 0; c < nc; c++) {
+            if (plan__batch_set(t->base.cx, b, c, b->nrows, &row[c], err) != DB_OK) {
+                return DB_ERR;
+            }
+        }
+        b->nrows++;
+        t->mpos++;
+    }
+    return DB_OK;
+}
+
 static int
 tscan_next(plan_op *op, plan_batch **out, db_error *err)
 {
@@ -234,6 +473,13 @@ tscan_next(plan_op *op, plan_batch **out, db_error *err)
         if (plan__check_interrupt(op->cx->s, err) != DB_OK) {
             return DB_ERR;
         }
+        if (t->merge && t->mpos < t->nm) {
+            if (merge_emit(t, err) != DB_OK) {
+                return DB_ERR;
+            }
+            *out = t->out;
+            return DB_OK;
+        }
         if (t->scan == NULL) {
             if (t->cur >= t->nsnaps) {
                 return DB_OK;
@@ -243,6 +489,17 @@ tscan_next(plan_op *op, plan_batch **out, db_error *err)
             if (t->scan == NULL) {
                 return DB_ERR;
             }
+        }
+        if (t->merge) {
+            int rc = merge_tablet(t, err);
+            scan_account(op->cx->s, t->scan);
+            stor_scan_close(t->scan);
+            t->scan = NULL;
+            t->cur++;
+            if (rc != DB_OK) {
+                return DB_ERR;
+            }
+            continue;
         }
         arena_reset(t->sa);
         stor_scan_batch sb;
@@ -283,6 +540,10 @@ tscan_close(plan_op *op)
     t->nsnaps = 0;
     arena_free(t->sa);
     t->sa = NULL;
+    arena_free(t->marena);
+    t->marena = NULL;
+    t->mrows = NULL;
+    t->nm = t->mpos = 0;
     arena_free(op->ba);
     op->ba = NULL;
     op->opened = false;

@@ -45,6 +45,7 @@ stor_schema_from_table(const cat_table *t, arena *a, stor_schema *out, db_error 
     out->ncols = (uint32_t)t->ncols;
     out->nkeys = (uint32_t)t->nkeys;
     out->cols = arena_calloc(a, t->ncols == 0 ? 1 : t->ncols, sizeof *out->cols);
+    out->aggs = arena_calloc(a, t->ncols == 0 ? 1 : t->ncols, sizeof *out->aggs);
     for (size_t i = 0; i < t->ncols; i++) {
         const cat_column *c = &t->cols[i];
         if (stor_vec_kind_of(&c->type) == 0) {
@@ -57,6 +58,7 @@ stor_schema_from_table(const cat_table *t, arena *a, stor_schema *out, db_error 
                 .is_key = c->is_key,
                 .nullable = c->nullable,
         };
+        out->aggs[i] = c->agg;
     }
     out->seq_col = find_col(t, cat_props_get(&t->props, "function_column.sequence_col"));
     if (out->seq_col < 0) {

@@ -790,6 +790,91 @@ apply_overrides(chain_run *run, const stor_vec *before, const overrides *ov)
     }
 }
 
+/* AGGREGATE KEY: fold each group of equal keys — sorted rows [gs[g], gs[g + 1]) — into one row
+ * with the columns' aggregation: SUM adds (NULLs skipped; all NULL gives NULL; integers wrap),
+ * MIN / MAX keep the extreme non-NULL value, REPLACE keeps the last written value,
+ * REPLACE_IF_NOT_NULL the last non-NULL one; key columns are equal within a group. */
+static void
+fold_agg(chain_run *run, const uint32_t *gs, uint32_t ng)
+{
+    stor_chain_batch *b = &run->b;
+    const stor_schema *sc = b->sc;
+    const stor_vec **src = arena_alloc(b->a, ((size_t)ng + 1) * sizeof *src);
+    uint32_t *rows = arena_alloc(b->a, ((size_t)ng + 1) * sizeof *rows);
+    stor_vec *cols = arena_alloc(b->a, (sc->ncols + 1) * sizeof *cols);
+    for (uint32_t c = 0; c < sc->ncols; c++) {
+        const stor_vec *v = &b->cols[c];
+        uint8_t agg = sc->aggs != NULL && !sc->cols[c].is_key ? sc->aggs[c] : CAT_AGG_REPLACE;
+        if (agg == CAT_AGG_SUM && v->kind != STOR_VEC_BYTES) {
+            stor_vec *o = &cols[c];
+            memset(o, 0, sizeof *o);
+            o->kind = v->kind;
+            o->n = ng;
+            uint8_t *nulls = arena_calloc(b->a, (ng + 7) / 8 + 1, 1);
+            bool any_null = false;
+            o->i64 = v->kind == STOR_VEC_I64 ? arena_alloc(b->a, ((size_t)ng + 1) * 8) : NULL;
+            o->f64 = v->kind == STOR_VEC_F64 ? arena_alloc(b->a, ((size_t)ng + 1) * 8) : NULL;
+            o->i128 = v->kind == STOR_VEC_I128 ? arena_alloc(b->a, ((size_t)ng + 1) * 16) : NULL;
+            for (uint32_t g = 0; g < ng; g++) {
+                bool seen = false;
+                uint64_t si = 0; /* unsigned: wraps instead of overflowing */
+                double sf = 0;
+                stor_i128 sx = 0;
+                for (uint32_t r = gs[g]; r < gs[g + 1]; r++) {
+                    if (stor_vec_is_null(v, r)) {
+                        continue;
+                    }
+                    seen = true;
+                    if (v->kind == STOR_VEC_I64) {
+                        si += (uint64_t)v->i64[r];
+                    } else if (v->kind == STOR_VEC_F64) {
+                        sf += v->f64[r];
+                    } else {
+                        sx = (stor_i128)((unsigned __int128)sx + (unsigned __int128)v->i128[r]);
+                    }
+                }
+                if (!seen) {
+                    nulls[g >> 3] |= (uint8_t)(1u << (g & 7));
+                    any_null = true;
+                }
+                if (o->i64) {
+                    o->i64[g] = seen ? (int64_t)si : 0;
+                } else if (o->f64) {
+                    o->f64[g] = seen ? sf : 0;
+                } else {
+                    o->i128[g] = seen ? sx : 0;
+                }
+            }
+            o->nulls = any_null ? nulls : NULL;
+            continue;
+        }
+        for (uint32_t g = 0; g < ng; g++) {
+            uint32_t pick = gs[g + 1] - 1; /* REPLACE: the last written */
+            if (agg == CAT_AGG_MIN || agg == CAT_AGG_MAX || agg == CAT_AGG_REPLACE_IF_NOT_NULL) {
+                uint32_t best = UINT32_MAX;
+                for (uint32_t r = gs[g]; r < gs[g + 1]; r++) {
+                    if (stor_vec_is_null(v, r)) {
+                        continue;
+                    }
+                    if (best == UINT32_MAX || agg == CAT_AGG_REPLACE_IF_NOT_NULL ||
+                        (agg == CAT_AGG_MIN && cell_cmp(v, r, v, best) < 0) ||
+                        (agg == CAT_AGG_MAX && cell_cmp(v, r, v, best) > 0)) {
+                        best = r;
+                    }
+                }
+                if (best != UINT32_MAX) {
+                    pick = best;
+                }
+            }
+            src[g] = v;
+            rows[g] = pick;
+        }
+        vec_select(b->a, v->kind, ng, src, rows, &cols[c]);
+    }
+    b->cols = cols;
+    b->n = ng;
+}
+
 static int
 stage_sort_dedup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
 {
@@ -797,10 +882,6 @@ stage_sort_dedup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
     (void)txn;
     chain_run *run = (chain_run *)b;
     const stor_schema *sc = b->sc;
-    if (sc->keys == CAT_KEYS_AGG || (sc->keys == CAT_KEYS_UNIQUE && !sc->mow)) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET,
-                            "loading into AGGREGATE KEY / merge-on-read UNIQUE tables");
-    }
     if (sc->nkeys == 0 || b->n == 0) {
         return DB_OK;
     }
@@ -825,6 +906,22 @@ stage_sort_dedup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
     merge_sort(&ks, idx, tmp, n);
     uint32_t nout = n;
     overrides ov = {0};
+    if (sc->keys == CAT_KEYS_AGG) {
+        /* Rows in key order (stable), then one row per key folded by the columns' functions. */
+        uint32_t *gs = arena_alloc(b->a, ((size_t)n + 1) * sizeof *gs);
+        uint32_t ng = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (i == 0 || key_cmp(&ks, idx[i - 1], idx[i]) != 0) {
+                gs[ng++] = i;
+            }
+        }
+        gs[ng] = n;
+        run_compact(run, idx, n);
+        fold_agg(run, gs, ng);
+        run->mask = NULL; /* partial update does not apply to AGGREGATE tables */
+        set_given(run);
+        return DB_OK;
+    }
     if (sc->keys == CAT_KEYS_UNIQUE) {
         /* One row per key: the last written, or the highest sequence value (NULL lowest; ties go
          * to the later write). Equal keys are adjacent in input order (stable sort). */

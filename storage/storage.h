@@ -663,6 +663,8 @@ typedef struct stor_schema {
     int32_t seq_col;         /* index of the sequence column (function_column.sequence_col or
                                 __DORIS_SEQUENCE_COL__), -1 when none */
     int32_t delete_sign_col; /* index of __DORIS_DELETE_SIGN__, -1 when none */
+    uint8_t *aggs;           /* ncols cat_agg values (AGGREGATE KEY value columns; others
+                                CAT_AGG_UNSET / NONE) */
 } stor_schema;
 
 /* Copy what storage needs of t into a (strings and arrays in a). Columns whose type storage

@@ -723,17 +723,47 @@ Test(stor_writer, rollback_and_failed_commit_leave_no_files)
     stor_tablet *t = stor_engine_tablet(v.eng, stor_tablet_id_of(PART, 0), false);
     cr_assert_eq(stor_tablet_version(t), 0);
 
-    /* AGGREGATE KEY tables are refused. */
+    env_close(&v);
+}
+
+/* AGGREGATE KEY: rows of one key in one commit fold into one row by the columns' functions
+ * (v SUM with NULLs skipped, s REPLACE = last written, seq MAX, ds MIN); other keys stay. */
+Test(stor_writer, aggregate_key_fold)
+{
+    env v;
+    env_open(&v);
     stor_schema agg = mow_schema(false);
     agg.keys = CAT_KEYS_AGG;
     agg.mow = false;
-    w = stor_writer_new(v.eng);
-    put_range(w, &agg, 0, 5, 1);
-    db_error_clear(&e);
-    cr_assert_eq(stor_writer_commit(w, v.tso, NULL, &e), DB_ERR);
-    cr_assert_eq(e.code, 1235, "%s", e.msg);
-    stor_writer_free(w);
-    cr_assert_eq(count_files(datadir), 0);
+    agg.delete_sign_col = -1;
+    static uint8_t aggs[NCOLS];
+    aggs[C_K] = CAT_AGG_UNSET;
+    aggs[C_V] = CAT_AGG_SUM;
+    aggs[C_S] = CAT_AGG_REPLACE;
+    aggs[C_SEQ] = CAT_AGG_MAX;
+    aggs[C_DS] = CAT_AGG_MIN;
+    agg.aggs = aggs;
+    stor_writer *w = stor_writer_new(v.eng);
+    row rows[] = {{7, 10, "a", 3, 5},   {2, NUL, "x", NUL, 1}, {7, 5, "b", 9, 2},
+                  {7, NUL, NULL, 4, 7}, {2, NUL, "y", 1, 0},   {9, 1, "z", 1, 1}};
+    put_mow(w, &agg, 0, rows, 6, NULL);
+    commit(&v, w);
+    size_t n;
+    seen_row *got = read_visible(&v, &agg, 0, &n);
+    cr_assert_eq(n, 3);
+    cr_assert_eq(got[0].r.k, 2);   /* key order */
+    cr_assert_eq(got[0].r.v, NUL); /* SUM of NULLs only */
+    cr_assert_str_eq(got[0].r.s, "y");
+    cr_assert_eq(got[0].r.seq, 1);
+    cr_assert_eq(got[0].r.ds, 0);
+    cr_assert_eq(got[1].r.k, 7);
+    cr_assert_eq(got[1].r.v, 15);
+    cr_assert_null(got[1].r.s); /* REPLACE keeps the last written value, NULL included */
+    cr_assert_eq(got[1].r.seq, 9);
+    cr_assert_eq(got[1].r.ds, 2);
+    cr_assert_eq(got[2].r.k, 9);
+    cr_assert_eq(got[2].r.v, 1);
+    mem_free(got);
     env_close(&v);
 }
 
