@@ -13,10 +13,10 @@ MODULES := common conf catalog storage binlog stream planner protocol server
 # ---- Debian packages the build and the tests need (installed by `make deps`) ----
 DEB_PACKAGES := build-essential pkg-config lemon clang-format \
 	libuv1-dev libssl-dev libjemalloc-dev libzstd-dev libcriterion-dev libroaring-dev libxxhash-dev \
-	libmariadb-dev mariadb-client openssl \
+	libmariadb-dev mariadb-client openssl libpcre2-dev \
 	python3 python3-pymysql python3-mysqldb \
 	default-jdk-headless libmariadb-java \
-	unixodbc odbc-mariadb tmux
+	unixodbc odbc-mariadb tmux sysbench
 # Node.js and npm: any install that provides the commands will do (the machine image may carry
 # NodeSource's nodejs, which bundles npm and conflicts with Debian's npm package).
 DEB_NODE_PACKAGES := nodejs npm
@@ -36,7 +36,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wvla -Wformat=2 -Wimplicit-fallthrough -Wundef -Wno-unused-parameter
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -I$(BUILD)/gen -MMD -MP -pthread $(WARN)
 
-PKGS := libuv libzstd libssl libcrypto libxxhash
+PKGS := libuv libzstd libssl libcrypto libxxhash libpcre2-8
 ifeq ($(MODE),asan)
 OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 MALLOC_LIBS :=
@@ -146,6 +146,8 @@ stress: deps $(BIN)
 crash: deps $(BIN)
 	$(Q)/usr/bin/python3 tests/crash/ddl_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
 	$(Q)/usr/bin/python3 tests/crash/dml_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
+	$(Q)/usr/bin/python3 tests/crash/autoinc_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
+	$(Q)/usr/bin/python3 tests/crash/drop_gc.py --server $(BIN) --workdir $(BUILD)/crash
 
 test: deps all unit regress clients stress crash
 

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/mem.h"
@@ -23,7 +24,9 @@ enum {
     CAT_REC_DB_RECYCLE = 16,    /* body: u64 db id: DROP DATABASE into the bin (with tables) */
     CAT_REC_DB_RECOVER = 17,    /* body: u64 db id: RECOVER DATABASE */
     CAT_REC_TABLE_REPLACE = 18, /* body: u64 db id, u64 table id, u64 other id, u8 swap */
+    CAT_REC_AUTOINC = 19,       /* no next_id prefix: i64 table id, i64 reserved-up-to value */
 };
+#define CAT_IMG_AUTOINC 5 /* image: u32 n, {i64 table id, i64 reserved-up-to value} */
 #define CAT_IMG_RECYCLE 4 /* image: u32 ntables {u32 len, table}, u32 ndbs {u32 len, db} */
 #define CAT_IMG_SCHEMA  2 /* image: u64 next_id, u32 ndbs, {u32 len, db with its tables} */
 
@@ -38,6 +41,19 @@ struct cat_meta {
     size_t nbin_dbs;
     pthread_rwlock_t lock; /* protects cat: readers share it, DDL holds it exclusively across
                               validate + append + publish, so commits are in log order */
+    /* AUTO_INCREMENT counters, one per table that has handed out a value. `hwm` changes only
+     * under the write lock (with its record appended first); `next` under ai_mu alone. */
+    pthread_mutex_t ai_mu;
+    struct cat_autoinc *ai; /* heap array, unordered */
+    size_t nai, cap_ai;
+};
+
+/* One table's AUTO_INCREMENT counter. Values next..hwm are reserved durably and not yet handed
+ * out; after a restart next = hwm + 1, so a value is never handed out twice (I-A1). */
+struct cat_autoinc {
+    int64_t table_id;
+    int64_t next; /* next value to hand out */
+    int64_t hwm;  /* highest value covered by a logged CAT_REC_AUTOINC record (0 = none) */
 };
 
 static void put_u64(buf *b, uint64_t v);
@@ -59,6 +75,14 @@ static int apply_recycle(cat_meta *m, uint16_t type, uint64_t a, uint64_t b, uin
                          db_error *err);
 static int recycle_write(void *ctx, uint64_t seq, buf *out, db_error *err);
 static int recycle_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err);
+static struct cat_autoinc *ai_find(cat_meta *m, int64_t table_id);
+static int ai_replay(void *ctx, uint16_t type, uint64_t seq, const void *payload, size_t len,
+                     db_error *err);
+static int ai_write(void *ctx, uint64_t seq, buf *out, db_error *err);
+static int ai_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err);
+static int64_t ai_start(cat_meta *m, int64_t table_id);
+static int ai_reserve(cat_meta *m, int64_t table_id, int64_t value, int64_t *first, int64_t n,
+                      db_error *err);
 
 /* ---- little helpers ---- */
 
@@ -490,6 +514,242 @@ encode_db_header(const cat_db *db, buf *out)
     cat_db_encode(&hdr, out);
 }
 
+/* ---- AUTO_INCREMENT counters ---- */
+
+/* The counter of table_id, or NULL. Caller holds ai_mu (or the write lock during replay). */
+static struct cat_autoinc *
+ai_find(cat_meta *m, int64_t table_id)
+{
+    for (size_t i = 0; i < m->nai; i++) {
+        if (m->ai[i].table_id == table_id) {
+            return &m->ai[i];
+        }
+    }
+    return NULL;
+}
+
+/* The counter of table_id, created when missing (next = start, nothing reserved). ai_mu held. */
+static struct cat_autoinc *
+ai_get(cat_meta *m, int64_t table_id, int64_t start)
+{
+    struct cat_autoinc *a = ai_find(m, table_id);
+    if (a != NULL) {
+        return a;
+    }
+    if (m->nai == m->cap_ai) {
+        m->cap_ai = m->cap_ai ? m->cap_ai * 2 : 8;
+        m->ai = mem_realloc(m->ai, m->cap_ai * sizeof *m->ai);
+    }
+    a = &m->ai[m->nai++];
+    a->table_id = table_id;
+    a->next = start;
+    a->hwm = start - 1;
+    return a;
+}
+
+/* Record or image entry: the reservation reached hwm, so the counter resumes above it. */
+static void
+ai_apply(cat_meta *m, int64_t table_id, int64_t hwm)
+{
+    pthread_mutex_lock(&m->ai_mu);
+    struct cat_autoinc *a = ai_get(m, table_id, hwm + 1);
+    if (hwm > a->hwm) {
+        a->hwm = hwm;
+    }
+    if (a->next <= a->hwm) {
+        a->next = a->hwm + 1; /* I-A1: values up to hwm may have been handed out */
+    }
+    pthread_mutex_unlock(&m->ai_mu);
+}
+
+static int
+ai_replay(void *ctx, uint16_t type, uint64_t seq, const void *payload, size_t len, db_error *err)
+{
+    const uint8_t *p = payload, *end = p + len;
+    uint64_t id, hwm;
+    if (!get_u64(&p, end, &id) || !get_u64(&p, end, &hwm) || p != end) {
+        return db_error_set(err, ER_CAT_SCHEMA_DECODE, "bad auto increment record");
+    }
+    ai_apply(ctx, (int64_t)id, (int64_t)hwm);
+    return DB_OK;
+}
+
+/* True when table id is live or in the recycle bin (RECOVER brings it back with its id). The
+ * caller holds the lock. */
+static bool
+table_known(const cat_meta *m, int64_t id)
+{
+    for (size_t d = 0; d < m->cat->ndbs; d++) {
+        for (size_t i = 0; i < m->cat->dbs[d]->ntables; i++) {
+            if (m->cat->dbs[d]->tables[i]->id == id) {
+                return true;
+            }
+        }
+    }
+    for (size_t d = 0; d < m->nbin_dbs; d++) {
+        for (size_t i = 0; i < m->bin_dbs[d]->ntables; i++) {
+            if (m->bin_dbs[d]->tables[i]->id == id) {
+                return true;
+            }
+        }
+    }
+    for (size_t i = 0; i < m->nbin_tables; i++) {
+        if (m->bin_tables[i]->id == id) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Image: the counters of the tables that still exist (a checkpoint holds the write lock, so the
+ * catalog can be read; counters of dropped tables are left out and forgotten). */
+static int
+ai_write(void *ctx, uint64_t seq, buf *out, db_error *err)
+{
+    cat_meta *m = ctx;
+    pthread_mutex_lock(&m->ai_mu);
+    uint32_t n = 0;
+    for (size_t i = 0; i < m->nai; i++) {
+        n += table_known(m, m->ai[i].table_id) ? 1 : 0;
+    }
+    buf_put_u32le(out, n);
+    for (size_t i = 0; i < m->nai; i++) {
+        if (table_known(m, m->ai[i].table_id)) {
+            put_u64(out, (uint64_t)m->ai[i].table_id);
+            put_u64(out, (uint64_t)m->ai[i].hwm);
+        }
+    }
+    pthread_mutex_unlock(&m->ai_mu);
+    return DB_OK;
+}
+
+static int
+ai_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err)
+{
+    const uint8_t *p = data, *end = p + len;
+    uint32_t n;
+    if (!get_u32(&p, end, &n)) {
+        return db_error_set(err, ER_CAT_SCHEMA_DECODE, "short auto increment image");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t id, hwm;
+        if (!get_u64(&p, end, &id) || !get_u64(&p, end, &hwm)) {
+            return db_error_set(err, ER_CAT_SCHEMA_DECODE, "short auto increment image");
+        }
+        ai_apply(ctx, (int64_t)id, (int64_t)hwm);
+    }
+    return p == end ? DB_OK
+                    : db_error_set(err, ER_CAT_SCHEMA_DECODE, "trailing auto increment image");
+}
+
+/* AUTO_INCREMENT(n) of the table's auto-increment column (1 without one). Lock held. */
+static int64_t
+ai_start(cat_meta *m, int64_t table_id)
+{
+    for (size_t d = 0; d < m->cat->ndbs; d++) {
+        const cat_db *db = m->cat->dbs[d];
+        for (size_t i = 0; i < db->ntables; i++) {
+            const cat_table *t = db->tables[i];
+            for (size_t c = 0; t->id == table_id && c < t->ncols; c++) {
+                if (t->cols[c].auto_inc) {
+                    return t->cols[c].auto_inc_start > 0 ? t->cols[c].auto_inc_start : 1;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/* Slow path, under the write lock: log a reservation reaching CAT_AUTOINC_BATCH values past
+ * what is needed, then hand out n values at *first (first == NULL: only raise the counter past
+ * value). Other threads may take values from the fast path during the fsync, hence the loop. */
+static int
+ai_reserve(cat_meta *m, int64_t table_id, int64_t value, int64_t *first, int64_t n, db_error *err)
+{
+    int rc = DB_OK;
+    pthread_rwlock_wrlock(&m->lock);
+    int64_t start = ai_start(m, table_id);
+    pthread_mutex_lock(&m->ai_mu);
+    for (;;) {
+        struct cat_autoinc *a = ai_get(m, table_id, start);
+        if (first ? a->next > INT64_MAX - n : value == INT64_MAX) {
+            rc = db_error_set(err, ER_DORIS, "auto-increment value is out of range");
+            break;
+        }
+        int64_t upto = first ? a->next + n - 1 : value;
+        if (upto <= a->hwm) { /* I-A2: every value handed out is covered by a logged record */
+            if (first) {
+                *first = a->next;
+                a->next += n;
+            } else if (value >= a->next) {
+                a->next = value + 1;
+            }
+            break;
+        }
+        int64_t new_hwm =
+                upto > INT64_MAX - CAT_AUTOINC_BATCH ? INT64_MAX : upto + CAT_AUTOINC_BATCH - 1;
+        pthread_mutex_unlock(&m->ai_mu);
+        buf rec;
+        buf_init(&rec);
+        put_u64(&rec, (uint64_t)table_id);
+        put_u64(&rec, (uint64_t)new_hwm);
+        uint64_t seq;
+        rc = cat_editlog_append(m->log, CAT_REC_AUTOINC, rec.data, rec.len, &seq, err);
+        buf_destroy(&rec);
+        pthread_mutex_lock(&m->ai_mu);
+        if (rc != DB_OK) {
+            break;
+        }
+        a = ai_find(m, table_id);
+        a->hwm = new_hwm > a->hwm ? new_hwm : a->hwm; /* only this thread raises hwm now */
+    }
+    pthread_mutex_unlock(&m->ai_mu);
+    pthread_rwlock_unlock(&m->lock);
+    return rc;
+}
+
+int
+cat_meta_autoinc_next(cat_meta *m, int64_t table_id, int64_t n, int64_t *first, db_error *err)
+{
+    DB_ASSERT(n > 0);
+    pthread_mutex_lock(&m->ai_mu);
+    struct cat_autoinc *a = ai_find(m, table_id);
+    if (a != NULL && a->next <= INT64_MAX - n && a->next + n - 1 <= a->hwm) {
+        *first = a->next;
+        a->next += n;
+        pthread_mutex_unlock(&m->ai_mu);
+        return DB_OK;
+    }
+    pthread_mutex_unlock(&m->ai_mu);
+    return ai_reserve(m, table_id, 0, first, n, err);
+}
+
+int
+cat_meta_autoinc_raise(cat_meta *m, int64_t table_id, int64_t value, db_error *err)
+{
+    pthread_mutex_lock(&m->ai_mu);
+    struct cat_autoinc *a = ai_find(m, table_id);
+    if (a != NULL && value <= a->hwm) {
+        if (value >= a->next) {
+            a->next = value + 1;
+        }
+        pthread_mutex_unlock(&m->ai_mu);
+        return DB_OK;
+    }
+    pthread_mutex_unlock(&m->ai_mu);
+    return ai_reserve(m, table_id, value, NULL, 0, err);
+}
+
+int64_t
+cat_meta_autoinc_peek(cat_meta *m, int64_t table_id)
+{
+    pthread_mutex_lock(&m->ai_mu);
+    struct cat_autoinc *a = ai_find(m, table_id);
+    int64_t v = a ? a->next : 0;
+    pthread_mutex_unlock(&m->ai_mu);
+    return v;
+}
+
 /* ---- life cycle ---- */
 
 cat_meta *
@@ -507,6 +767,7 @@ cat_meta_open(const char *dir, const cat_meta_config *cfg, db_error *err)
     m->log = log;
     m->cat = cat_catalog_new();
     pthread_rwlock_init(&m->lock, NULL);
+    pthread_mutex_init(&m->ai_mu, NULL);
     m->tso = cat_tso_new(log, cfg->clock ? cfg->clock : cat_clock_realtime_ms, cfg->clock_ctx, err);
     if (m->tso == NULL) {
         cat_meta_close(m, false);
@@ -522,7 +783,9 @@ cat_meta_open(const char *dir, const cat_meta_config *cfg, db_error *err)
     cat_editlog_register(log, CAT_REC_DB_RECYCLE, "recycle database", replay_record, m);
     cat_editlog_register(log, CAT_REC_DB_RECOVER, "recover database", replay_record, m);
     cat_editlog_register(log, CAT_REC_TABLE_REPLACE, "replace table", replay_record, m);
+    cat_editlog_register(log, CAT_REC_AUTOINC, "auto increment", ai_replay, m);
     cat_editlog_register_section(log, CAT_IMG_SCHEMA, "schema", image_write, image_load, m);
+    cat_editlog_register_section(log, CAT_IMG_AUTOINC, "auto increment", ai_write, ai_load, m);
     cat_editlog_register_section(log, CAT_IMG_RECYCLE, "recycle bin", recycle_write, recycle_load,
                                  m);
     if (cfg->attach != NULL && cfg->attach(cfg->attach_ctx, log, m, err) != DB_OK) {
@@ -561,6 +824,8 @@ cat_meta_close(cat_meta *m, bool checkpoint)
     }
     mem_free(m->bin_dbs);
     pthread_rwlock_destroy(&m->lock);
+    pthread_mutex_destroy(&m->ai_mu);
+    mem_free(m->ai);
     mem_free(m);
 }
 
@@ -927,5 +1192,49 @@ cat_meta_recycle_bin(cat_meta *m, cat_recycled *out, size_t max)
         }
     }
     pthread_rwlock_unlock(&m->lock);
+    return n;
+}
+
+static void
+add_part_ids(const cat_table *t, int64_t **ids, size_t *n, size_t *cap)
+{
+    for (size_t p = 0; p < t->nparts; p++) {
+        if (*n == *cap) {
+            *cap = *cap == 0 ? 64 : *cap * 2;
+            *ids = mem_realloc(*ids, *cap * sizeof **ids);
+        }
+        (*ids)[(*n)++] = t->parts[p].id;
+    }
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t
+cat_meta_partition_ids(cat_meta *m, int64_t **out)
+{
+    int64_t *ids = mem_calloc(1, sizeof *ids);
+    size_t n = 0, cap = 1;
+    pthread_rwlock_rdlock(&m->lock);
+    for (size_t d = 0; d < m->cat->ndbs; d++) {
+        for (size_t i = 0; i < m->cat->dbs[d]->ntables; i++) {
+            add_part_ids(m->cat->dbs[d]->tables[i], &ids, &n, &cap);
+        }
+    }
+    for (size_t d = 0; d < m->nbin_dbs; d++) {
+        for (size_t i = 0; i < m->bin_dbs[d]->ntables; i++) {
+            add_part_ids(m->bin_dbs[d]->tables[i], &ids, &n, &cap);
+        }
+    }
+    for (size_t i = 0; i < m->nbin_tables; i++) {
+        add_part_ids(m->bin_tables[i], &ids, &n, &cap);
+    }
+    pthread_rwlock_unlock(&m->lock);
+    qsort(ids, n, sizeof *ids, cmp_i64);
+    *out = ids;
     return n;
 }

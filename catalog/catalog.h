@@ -293,6 +293,30 @@ typedef struct cat_recycled {
 /* Copies up to max entries (databases, then tables in drop order); returns how many exist. */
 size_t cat_meta_recycle_bin(cat_meta *m, cat_recycled *out, size_t max);
 
+/* ---- AUTO_INCREMENT counters (cat_meta.c; README.md §"AUTO_INCREMENT") ---- */
+
+/* Values reserved per CAT_REC_AUTOINC record (like the TSO's 3 s high-water mark). */
+#define CAT_AUTOINC_BATCH 1000
+/* Hands out n > 0 consecutive AUTO_INCREMENT values of table table_id: *first .. *first+n-1.
+ * The first value of a table is its column's AUTO_INCREMENT(start) (1 by default). Values are
+ * never handed out twice, across crashes included: a CAT_REC_AUTOINC record reserving the next
+ * CAT_AUTOINC_BATCH values is appended (fsync) before any of them is returned; after a restart
+ * the counter resumes above the last reservation, so unused reserved values become a gap.
+ * Usually takes a mutex only; the reservation takes the write lock and blocks on the log.
+ * DB_ERR with the log's error (ER_CAT_LOG_FAILED ...) or ER_DORIS when the range is used up. */
+int cat_meta_autoinc_next(cat_meta *m, int64_t table_id, int64_t n, int64_t *first, db_error *err);
+/* An explicit value was written to the auto-increment column: later values are above it
+ * (durably, as cat_meta_autoinc_next). Values at or below the counter change nothing. */
+int cat_meta_autoinc_raise(cat_meta *m, int64_t table_id, int64_t value, db_error *err);
+/* The next value cat_meta_autoinc_next would hand out without a reservation (0 = the table has
+ * not used its counter since start-up or the last image). Never blocks on I/O. */
+int64_t cat_meta_autoinc_peek(cat_meta *m, int64_t table_id);
+/* Every partition id of the live tables and of the tables in the recycle bin (binned tables and
+ * the tables of binned databases), ascending, in *out (heap array, mem_free it; never NULL);
+ * returns how many. Under the read lock. Storage's garbage collection keeps exactly the tablets
+ * of these partitions (server/README.md §"Tablet garbage collection"). */
+size_t cat_meta_partition_ids(cat_meta *m, int64_t **out);
+
 /* ==== users and privileges (cat_user.c) ==== */
 
 typedef struct cat_users cat_users; /* thread-safe: its own rwlock */

@@ -54,7 +54,7 @@
 %left AND ANDAND.
 %right NOT.
 %left BETWEEN CASE WHEN THEN ELSE.
-%left EQ NSEQ NE LT LE GT GE IS LIKE IN.
+%left EQ NSEQ NE LT LE GT GE IS LIKE IN REGEXP RLIKE.
 %right ESCAPE.
 %left BITOR.
 %left BITAND.
@@ -74,7 +74,7 @@ input ::= cmd semi_opt.
 semi_opt ::= .
 semi_opt ::= SEMI.
 
-/* SELECT. Joins, GROUP BY, HAVING, subqueries and UNION parse, then fail with
+/* SELECT. Joins, subqueries, WITH ROLLUP and UNION parse, then fail with
  * ER_NOT_SUPPORTED_YET (plan_stmt_unsupported keeps the first one met). */
 cmd ::= select. { plan_stmt_begin(pp, PS_SELECT); }
 cmd ::= select UNION union_opt select. { plan_stmt_unsupported(pp, "UNION"); }
@@ -153,13 +153,11 @@ where_opt ::= .
 where_opt ::= WHERE expr(X). { pp->stmt->where = X; }
 
 group_opt ::= .
-group_opt ::= GROUP BY exprlist rollup_opt. { plan_stmt_unsupported(pp, "GROUP BY"); }
-
-rollup_opt ::= .
-rollup_opt ::= WITH ROLLUP.
+group_opt ::= GROUP BY exprlist(L). { pp->stmt->group = L; }
+group_opt ::= GROUP BY exprlist WITH ROLLUP. { plan_stmt_unsupported(pp, "WITH ROLLUP"); }
 
 having_opt ::= .
-having_opt ::= HAVING expr. { plan_stmt_unsupported(pp, "HAVING"); }
+having_opt ::= HAVING expr(X). { pp->stmt->having = X; }
 
 order_opt ::= .
 order_opt ::= ORDER BY orderlist.
@@ -167,7 +165,13 @@ order_opt ::= ORDER BY orderlist.
 orderlist ::= orderitem.
 orderlist ::= orderlist COMMA orderitem.
 
-orderitem ::= expr(X) dir_opt(D). { plan_stmt_order(pp, X, D != 0); }
+orderitem ::= expr(X) dir_opt(D) nulls_opt(N). { plan_stmt_order(pp, X, D != 0, N); }
+
+/* Doris NULLS FIRST / NULLS LAST (NULLS and LAST are plain words checked by the builder). */
+%type nulls_opt {int}
+nulls_opt(A) ::= . { A = 0; }
+nulls_opt(A) ::= ID(W) FIRST(F). { A = plan_ast_nulls(pp, &W, &F); }
+nulls_opt(A) ::= ID(W) ID(L). { A = plan_ast_nulls(pp, &W, &L); }
 
 %type dir_opt {int}
 dir_opt(A) ::= . { A = 0; }
@@ -411,7 +415,8 @@ dcl_obj(A) ::= STAR(T). { A = T; }
 %fallback ID TABLE PROPERTIES FORCE KEY DUPLICATE UNIQUE AGGREGATE CLUSTER COMMENTKW PARTITION
     PARTITIONS RANGE LIST VALUES LESS THAN MAXVALUE DISTRIBUTED HASH BUCKETS AUTO RANDOM ENGINE
     AUTO_INCREMENT ADD COLUMN COLUMNS FIELDS AFTER FIRST MODIFY RENAME DESCRIBE PRIMARY BUILD
-    INDEX SUM MIN MAX REPLACE_IF_NOT_NULL HLL_UNION BITMAP_UNION NONE TRUNCATE RECOVER TEMPORARY.
+    INDEX SUM MIN MAX REPLACE_IF_NOT_NULL HLL_UNION BITMAP_UNION NONE TRUNCATE RECOVER TEMPORARY
+    TBLOPT.
 
 cmd ::= CREATE ddl_dbkw ddl_ifne ident_tok(D) ddl_props_opt. { plan_ddl_target(pp, NULL, &D); plan_ddl_begin(pp, PD_CREATE_DB); }
 cmd ::= DROP ddl_dbkw ddl_ife ident_tok(D) ddl_force_opt. { plan_ddl_target(pp, NULL, &D); plan_ddl_begin(pp, PD_DROP_DB); }
@@ -431,6 +436,10 @@ cmd ::= SHOW TABLE STATUS show_from show_filter. { plan_ddl_begin(pp, PD_SHOW_TA
 cmd ::= TRUNCATE TABLE ddl_tbl ddl_trunc_parts. { plan_ddl_begin(pp, PD_TRUNCATE); }
 cmd ::= RECOVER TABLE ddl_tbl. { plan_ddl_begin(pp, PD_RECOVER_TABLE); }
 cmd ::= RECOVER ddl_dbkw ident_tok(D). { plan_ddl_target(pp, NULL, &D); plan_ddl_begin(pp, PD_RECOVER_DB); }
+/* MySQL secondary indexes: accepted, not built (a warning says so; see README.md §DDL). */
+cmd ::= CREATE INDEX ddl_ifne ident_tok(N) ON ddl_tbl LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, false); plan_ddl_begin(pp, PD_CREATE_INDEX); }
+cmd ::= CREATE UNIQUE INDEX ddl_ifne ident_tok(N) ON ddl_tbl LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, true); plan_ddl_begin(pp, PD_CREATE_INDEX); }
+cmd ::= DROP INDEX ddl_ife ident_tok(N) ON ddl_tbl. { plan_ddl_index(pp, &N, false); plan_ddl_begin(pp, PD_DROP_INDEX); }
 ddl_trunc_parts ::= .
 ddl_trunc_parts ::= PARTITION LP ddl_names RP.
 ddl_trunc_parts ::= PARTITIONS LP ddl_names RP.
@@ -468,11 +477,37 @@ ddl_prop ::= STRING(K) EQ STRING(V). { plan_ddl_prop(pp, &K, &V); }
 ddl_names ::= ident_tok(N). { plan_ddl_name(pp, &N); }
 ddl_names ::= ddl_names COMMA ident_tok(N). { plan_ddl_name(pp, &N); }
 
-/* Table elements: column definitions and MySQL's PRIMARY KEY (...). */
+/* Table elements: column definitions and MySQL's PRIMARY KEY (...), KEY / INDEX / UNIQUE
+ * [KEY|INDEX] [name] [USING t] (cols) [USING t] [COMMENT '..']. */
 ddl_elems ::= ddl_elem.
 ddl_elems ::= ddl_elems COMMA ddl_elem.
 ddl_elem ::= ddl_coldef.
-ddl_elem ::= PRIMARY KEY LP ddl_names RP. { plan_ddl_primary_key(pp); }
+ddl_elem ::= PRIMARY KEY ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_primary_key(pp); }
+ddl_elem ::= ddl_idxkw ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, NULL, false); }
+ddl_elem ::= ddl_idxkw ident_tok(N) ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, false); }
+ddl_elem ::= UNIQUE ddl_uidxkw ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, NULL, true); }
+ddl_elem ::= UNIQUE ddl_uidxkw ident_tok(N) ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, true); }
+ddl_idxkw ::= KEY.
+ddl_idxkw ::= INDEX.
+ddl_uidxkw ::= .
+ddl_uidxkw ::= KEY.
+ddl_uidxkw ::= INDEX.
+ddl_idxtype_opt ::= .
+ddl_idxtype_opt ::= USING ident_tok.
+ddl_idxtype_opt ::= USING HASH.
+ddl_idxopts ::= .
+ddl_idxopts ::= ddl_idxopts USING ident_tok.
+ddl_idxopts ::= ddl_idxopts USING HASH.
+ddl_idxopts ::= ddl_idxopts COMMENTKW STRING.
+/* Index key parts: a column, with a prefix length and a direction that are ignored. */
+ddl_keyparts ::= ddl_keypart.
+ddl_keyparts ::= ddl_keyparts COMMA ddl_keypart.
+ddl_keypart ::= ident_tok(N) ddl_keylen_opt ddl_dir_opt. { plan_ddl_name(pp, &N); }
+ddl_keylen_opt ::= .
+ddl_keylen_opt ::= LP INTNUM RP.
+ddl_dir_opt ::= .
+ddl_dir_opt ::= ASC.
+ddl_dir_opt ::= DESC.
 
 ddl_coldefs ::= ddl_coldef.
 ddl_coldefs ::= ddl_coldefs COMMA ddl_coldef.
@@ -503,6 +538,13 @@ ddl_colattr ::= DEFAULT ddl_default.
 ddl_colattr ::= AUTO_INCREMENT. { plan_ddl_col_autoinc(pp, NULL); }
 ddl_colattr ::= AUTO_INCREMENT LP INTNUM(N) RP. { plan_ddl_col_autoinc(pp, &N); }
 ddl_colattr ::= COMMENTKW STRING(C). { plan_ddl_col_comment(pp, &C); }
+ddl_colattr ::= PRIMARY KEY. { plan_ddl_col_key(pp, true); }
+ddl_colattr ::= UNIQUE. { plan_ddl_col_key(pp, false); }
+ddl_colattr ::= UNIQUE KEY. { plan_ddl_col_key(pp, false); }
+/* MySQL column character sets and collations: the data is UTF-8 bytes whatever they say. */
+ddl_colattr ::= COLLATE charset_tok(C). { plan_ddl_col_charset(pp, &C, true); }
+ddl_colattr ::= CHARACTER SET charset_tok(C). { plan_ddl_col_charset(pp, &C, false); }
+ddl_colattr ::= CHARSET charset_tok(C). { plan_ddl_col_charset(pp, &C, false); }
 /* Aggregation types are tokens, not IDs: an ID here would make Lemon's fallback turn a
  * following non-reserved keyword (AFTER, FIRST, ...) into an aggregation name. */
 ddl_colattr ::= ddl_agg(W). { plan_ddl_col_agg(pp, &W); }
@@ -526,10 +568,26 @@ ddl_default ::= CURRENT_TIMESTAMP(V). { plan_ddl_col_default(pp, &V, false, NULL
 ddl_default ::= CURRENT_TIMESTAMP(V) LP INTNUM(P) RP. { plan_ddl_col_default(pp, &V, false, &P); }
 ddl_default ::= CURRENT_DATE(V). { plan_ddl_col_default(pp, &V, false, NULL); }
 
-/* CREATE TABLE clauses, in Doris's order. */
-ddl_tblopts ::= ddl_engine_opt ddl_keys_opt ddl_cluster_opt ddl_comment_opt ddl_part_opt ddl_dist_opt ddl_props_opt.
-ddl_engine_opt ::= .
-ddl_engine_opt ::= ENGINE ddl_eq_opt ident_tok(E). { plan_ddl_engine(pp, &E); }
+/* CREATE TABLE clauses, in Doris's order. MySQL table options (ENGINE = x, [DEFAULT] CHARSET
+ * = x, COLLATE = x, AUTO_INCREMENT = n, ROW_FORMAT = x, ...; commas optional) come where Doris
+ * has ENGINE, and after COMMENT, where mysqldump puts them. */
+ddl_tblopts ::= ddl_myopts ddl_keys_opt ddl_cluster_opt ddl_comment_opt ddl_part_opt ddl_dist_opt ddl_props_opt.
+ddl_myopts ::= .
+ddl_myopts ::= ddl_myopts ddl_myopt.
+ddl_myopts ::= ddl_myopts COMMA ddl_myopt.
+ddl_myopt ::= ENGINE ddl_eq_opt ident_tok(E). { plan_ddl_engine(pp, &E); }
+ddl_myopt ::= ddl_default_opt CHARSET ddl_eq_opt charset_tok(V). { plan_ddl_table_option(pp, "CHARSET", &V); }
+ddl_myopt ::= ddl_default_opt CHARACTER SET ddl_eq_opt charset_tok(V). { plan_ddl_table_option(pp, "CHARSET", &V); }
+ddl_myopt ::= ddl_default_opt COLLATE ddl_eq_opt charset_tok(V). { plan_ddl_table_option(pp, "COLLATE", &V); }
+ddl_myopt ::= AUTO_INCREMENT ddl_eq_opt INTNUM(V). { plan_ddl_table_option(pp, "AUTO_INCREMENT", &V); }
+ddl_myopt ::= TBLOPT(N) ddl_eq_opt ddl_optval(V). { plan_ddl_table_option(pp, plan_ast_ident(pp, &N), &V); }
+ddl_default_opt ::= .
+ddl_default_opt ::= DEFAULT.
+%type ddl_optval {plan_token}
+ddl_optval(A) ::= ident_tok(T). { A = T; }
+ddl_optval(A) ::= STRING(T). { A = T; }
+ddl_optval(A) ::= INTNUM(T). { A = T; }
+ddl_optval(A) ::= DEFAULT(T). { A = T; }
 ddl_keys_opt ::= .
 ddl_keys_opt ::= DUPLICATE KEY LP ddl_names RP. { plan_ddl_keys(pp, CAT_KEYS_DUP); }
 ddl_keys_opt ::= UNIQUE KEY LP ddl_names RP. { plan_ddl_keys(pp, CAT_KEYS_UNIQUE); }
@@ -537,7 +595,7 @@ ddl_keys_opt ::= AGGREGATE KEY LP ddl_names RP. { plan_ddl_keys(pp, CAT_KEYS_AGG
 ddl_cluster_opt ::= .
 ddl_cluster_opt ::= CLUSTER BY LP ddl_names RP. { plan_ddl_cluster(pp); }
 ddl_comment_opt ::= .
-ddl_comment_opt ::= COMMENTKW ddl_eq_opt STRING(C). { plan_ddl_comment(pp, &C); }
+ddl_comment_opt ::= COMMENTKW ddl_eq_opt STRING(C) ddl_myopts. { plan_ddl_comment(pp, &C); }
 ddl_part_opt ::= .
 ddl_part_opt ::= ddl_part_head LP ddl_partdefs RP.
 ddl_part_head ::= PARTITION BY RANGE LP ddl_names RP. { plan_ddl_part_by(pp, CAT_PART_RANGE); }
@@ -580,6 +638,12 @@ ddl_alter ::= REPLACE PARTITION LP ddl_names RP WITH TEMPORARY PARTITION LP ddl_
 ddl_alter ::= REPLACE WITH TABLE ident_tok(N) ddl_props_opt. { plan_ddl_alter(pp, CAT_ALTER_REPLACE_TABLE, &N, NULL, "REPLACE WITH TABLE"); }
 ddl_alter ::= BUILD INDEX ident_tok(N). { plan_ddl_alter(pp, CAT_ALTER_BUILD_INDEX, &N, NULL, "BUILD INDEX"); }
 ddl_alter ::= SET LP ddl_proplist RP. { plan_ddl_alter(pp, CAT_ALTER_SET_PROPERTIES, NULL, NULL, "SET"); }
+/* MySQL's ADD {INDEX|KEY} / ADD UNIQUE / DROP {INDEX|KEY}: accepted, nothing built (warning). */
+ddl_alter ::= ADD ddl_idxkw ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, NULL, false); plan_ddl_alter(pp, CAT_ALTER_CREATE_INDEX, NULL, NULL, "ADD INDEX"); }
+ddl_alter ::= ADD ddl_idxkw ident_tok(N) ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, false); plan_ddl_alter(pp, CAT_ALTER_CREATE_INDEX, NULL, NULL, "ADD INDEX"); }
+ddl_alter ::= ADD UNIQUE ddl_uidxkw ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, NULL, true); plan_ddl_alter(pp, CAT_ALTER_CREATE_INDEX, NULL, NULL, "ADD UNIQUE"); }
+ddl_alter ::= ADD UNIQUE ddl_uidxkw ident_tok(N) ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, true); plan_ddl_alter(pp, CAT_ALTER_CREATE_INDEX, NULL, NULL, "ADD UNIQUE"); }
+ddl_alter ::= DROP ddl_idxkw ident_tok(N). { plan_ddl_alter(pp, CAT_ALTER_DROP_INDEX, &N, NULL, "DROP INDEX"); }
 ddl_alter ::= MODIFY COMMENTKW STRING(C). { plan_ddl_alter(pp, CAT_ALTER_MODIFY_COMMENT, NULL, &C, "MODIFY COMMENT"); }
 ddl_colpos ::= .
 ddl_colpos ::= AFTER ident_tok(A). { plan_ddl_colpos(pp, &A, false); }
@@ -678,6 +742,48 @@ expr(A) ::= expr(X) LIKE expr(P) ESCAPE expr(E). [LIKE] { A = plan_ast_like(pp, 
 expr(A) ::= expr(X) NOT LIKE expr(P) ESCAPE expr(E). [LIKE] { A = plan_ast_like(pp, X, true, P, E); }
 
 expr(A) ::= expr(X) COLLATE ident_tok(N). { A = plan_ast_collate(pp, X, &N); }
+
+/* REGEXP / RLIKE: regexp_like(x, pattern) (negated carries NOT). */
+expr(A) ::= expr(X) REGEXP expr(P). [LIKE] { A = plan_ast_func(pp, NULL, "regexp_like", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), NULL, true); A->off = X->off; A->end = P->end; }
+expr(A) ::= expr(X) NOT REGEXP expr(P). [LIKE] { A = plan_ast_func(pp, NULL, "regexp_like", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), NULL, true); A->off = X->off; A->end = P->end; A->negated = true; }
+expr(A) ::= expr(X) RLIKE expr(P). [LIKE] { A = plan_ast_func(pp, NULL, "regexp_like", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), NULL, true); A->off = X->off; A->end = P->end; }
+expr(A) ::= expr(X) NOT RLIKE expr(P). [LIKE] { A = plan_ast_func(pp, NULL, "regexp_like", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), NULL, true); A->off = X->off; A->end = P->end; A->negated = true; }
+
+/* INTERVAL expr unit: a "%interval" node (op = the unit's token), allowed as the last argument
+ * of a call (DATE_ADD(d, INTERVAL 1 DAY)) and beside + / - (d + INTERVAL 1 DAY, INTERVAL 1
+ * DAY + d, d - INTERVAL 1 DAY), which become date_add / date_sub calls (plan_func_date.c). */
+%fallback ID MICROSECOND SECOND MINUTE HOUR DAY WEEK MONTH QUARTER YEAR SECOND_MICROSECOND
+    MINUTE_MICROSECOND MINUTE_SECOND HOUR_MICROSECOND HOUR_SECOND HOUR_MINUTE DAY_MICROSECOND
+    DAY_SECOND DAY_MINUTE DAY_HOUR YEAR_MONTH TIMESTAMPDIFF TIMESTAMPADD.
+%type iunit {plan_token}
+iunit(A) ::= MICROSECOND(T). { A = T; }
+iunit(A) ::= SECOND(T). { A = T; }
+iunit(A) ::= MINUTE(T). { A = T; }
+iunit(A) ::= HOUR(T). { A = T; }
+iunit(A) ::= DAY(T). { A = T; }
+iunit(A) ::= WEEK(T). { A = T; }
+iunit(A) ::= MONTH(T). { A = T; }
+iunit(A) ::= QUARTER(T). { A = T; }
+iunit(A) ::= YEAR(T). { A = T; }
+iunit(A) ::= SECOND_MICROSECOND(T). { A = T; }
+iunit(A) ::= MINUTE_MICROSECOND(T). { A = T; }
+iunit(A) ::= MINUTE_SECOND(T). { A = T; }
+iunit(A) ::= HOUR_MICROSECOND(T). { A = T; }
+iunit(A) ::= HOUR_SECOND(T). { A = T; }
+iunit(A) ::= HOUR_MINUTE(T). { A = T; }
+iunit(A) ::= DAY_MICROSECOND(T). { A = T; }
+iunit(A) ::= DAY_SECOND(T). { A = T; }
+iunit(A) ::= DAY_MINUTE(T). { A = T; }
+iunit(A) ::= DAY_HOUR(T). { A = T; }
+iunit(A) ::= YEAR_MONTH(T). { A = T; }
+%type interval {plan_ast *}
+interval(A) ::= INTERVAL(I) expr(X) iunit(U). { A = plan_ast_func(pp, &I, "%interval", plan_ast_list_add(pp, NULL, X), &U, true); A->op = U.type; }
+expr(A) ::= expr(L) PLUS interval(I). { A = plan_ast_func(pp, NULL, "date_add", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, L), I), NULL, true); A->off = L->off; A->end = I->end; }
+expr(A) ::= interval(I) PLUS expr(R). { A = plan_ast_func(pp, NULL, "date_add", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, R), I), NULL, true); A->off = I->off; A->end = R->end; }
+expr(A) ::= expr(L) MINUS interval(I). { A = plan_ast_func(pp, NULL, "date_sub", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, L), I), NULL, true); A->off = L->off; A->end = I->end; }
+expr(A) ::= fname(N) LP exprlist(L) COMMA interval(I) RP(R). { A = plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, L, I), &R, true); }
+expr(A) ::= TIMESTAMPADD(N) LP iunit(U) COMMA expr(X) COMMA expr(D) RP(R). { plan_ast *iv = plan_ast_func(pp, &U, "%interval", plan_ast_list_add(pp, NULL, X), &U, true); iv->op = U.type; A = plan_ast_func(pp, &N, "timestampadd", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, iv), D), &R, true); }
+expr(A) ::= TIMESTAMPDIFF(N) LP iunit(U) COMMA expr(X) COMMA expr(Y) RP(R). { plan_ast *iv = plan_ast_func(pp, &U, "%interval", plan_ast_list_add(pp, NULL, plan_ast_literal(pp, PA_NULL, &U)), &U, true); iv->op = U.type; A = plan_ast_func(pp, &N, "timestampdiff", plan_ast_list_add(pp, plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, iv), X), Y), &R, true); }
 expr(A) ::= expr(X) COLLATE STRING(N). { A = plan_ast_collate(pp, X, &N); }
 
 /* CASE [operand] WHEN a THEN b ... [ELSE c] END */
@@ -699,6 +805,8 @@ fname(A) ::= RIGHT(T). { A = T; }
 fname(A) ::= REPLACE(T). { A = T; }
 fname(A) ::= REPEAT(T). { A = T; }
 fname(A) ::= MOD(T). { A = T; }
+fname(A) ::= INSERT(T). { A = T; }
+fname(A) ::= TRUNCATE(T). { A = T; }
 fname(A) ::= DATABASE(T). { A = T; }
 fname(A) ::= SCHEMA(T). { A = T; }
 fname(A) ::= CURRENT_USER(T). { A = T; }
@@ -713,6 +821,21 @@ fname(A) ::= UTC_TIME(T). { A = T; }
 
 expr(A) ::= fname(N) LP RP(R). { A = plan_ast_func(pp, &N, NULL, NULL, &R, true); }
 expr(A) ::= fname(N) LP exprlist(L) RP(R). { A = plan_ast_func(pp, &N, NULL, L, &R, true); }
+/* Aggregate call syntax: COUNT(DISTINCT a, b), SUM(DISTINCT x), GROUP_CONCAT([DISTINCT] x
+ * [ORDER BY ...] [SEPARATOR 's']) (SEPARATOR is a plain word checked by the builder). */
+expr(A) ::= fname(N) LP DISTINCT exprlist(L) RP(R). { A = plan_ast_agg(pp, &N, true, L, NULL, NULL, NULL, &R); }
+expr(A) ::= fname(N) LP exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = plan_ast_agg(pp, &N, false, L, O, NULL, S.z ? &S : NULL, &R); }
+expr(A) ::= fname(N) LP DISTINCT exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = plan_ast_agg(pp, &N, true, L, O, NULL, S.z ? &S : NULL, &R); }
+expr(A) ::= fname(N) LP exprlist(L) ID(W) STRING(S) RP(R). { A = plan_ast_agg(pp, &N, false, L, NULL, &W, &S, &R); }
+expr(A) ::= fname(N) LP DISTINCT exprlist(L) ID(W) STRING(S) RP(R). { A = plan_ast_agg(pp, &N, true, L, NULL, &W, &S, &R); }
+%type gcorder {plan_ast_list *}
+gcorder(A) ::= expr(X) dir_opt(D). { A = plan_ast_order_add(pp, NULL, X, D != 0); }
+gcorder(A) ::= gcorder(L) COMMA expr(X) dir_opt(D). { A = plan_ast_order_add(pp, L, X, D != 0); }
+/* gcsep: the separator's STRING token (z == NULL when absent); plan_ast_gcsep checks the
+ * word is SEPARATOR. */
+%type gcsep {plan_token}
+gcsep(A) ::= . { A.z = NULL; A.n = 0; A.type = 0; A.off = 0; }
+gcsep(A) ::= ID(W) STRING(S). { A = plan_ast_gcsep(pp, &W, &S); }
 expr(A) ::= fname(N) LP STAR(S) RP(R). { A = plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &R, true); }
 
 /* Niladic forms without parentheses. */

@@ -526,13 +526,85 @@ plan_ast_subquery(plan_parse *pp, const plan_token *first, const plan_token *las
 }
 
 void
-plan_stmt_order(plan_parse *pp, plan_ast *x, bool desc)
+plan_stmt_order(plan_parse *pp, plan_ast *x, bool desc, int nulls)
 {
     plan_stmt *st = pp->stmt;
     uint32_t n = st->order ? st->order->n : 0;
     st->order_desc = grow(pp->a, st->order_desc, n, &st->cap_order_desc, sizeof(bool));
     st->order_desc[n] = desc;
+    st->order_nulls = grow(pp->a, st->order_nulls, n, &st->cap_order_nulls, sizeof(uint8_t));
+    st->order_nulls[n] = (uint8_t)nulls;
     st->order = plan_ast_list_add(pp, st->order, x);
+}
+
+static bool
+word_is(const plan_token *t, const char *w)
+{
+    return t->n == strlen(w) && strncasecmp(t->z, w, t->n) == 0;
+}
+
+static void
+syntax_error_at(plan_parse *pp, const plan_token *t)
+{
+    if (!pp->failed) {
+        pp->failed = true;
+        pp->bad = *t;
+    }
+}
+
+int
+plan_ast_nulls(plan_parse *pp, const plan_token *nulls, const plan_token *which)
+{
+    if (!word_is(nulls, "NULLS")) {
+        syntax_error_at(pp, nulls);
+        return 0;
+    }
+    if (word_is(which, "FIRST")) {
+        return 1;
+    }
+    if (word_is(which, "LAST")) {
+        return 2;
+    }
+    syntax_error_at(pp, which);
+    return 0;
+}
+
+plan_ast *
+plan_ast_agg(plan_parse *pp, const plan_token *name, bool distinct, plan_ast_list *args,
+             plan_ast_list *order, const plan_token *sepword, const plan_token *sepstr,
+             const plan_token *last)
+{
+    plan_ast *n = plan_ast_func(pp, name, NULL, args, last, true);
+    n->agg_distinct = distinct;
+    n->agg_order = order;
+    if (sepword && !word_is(sepword, "SEPARATOR")) {
+        syntax_error_at(pp, sepword);
+        return n;
+    }
+    if (sepstr) {
+        n->has_sep = true;
+        n->sep = plan__string_decode(pp->a, sepstr, pp->no_backslash_escapes, &n->sep_len);
+    }
+    return n;
+}
+
+plan_ast_list *
+plan_ast_order_add(plan_parse *pp, plan_ast_list *l, plan_ast *x, bool desc)
+{
+    l = plan_ast_list_add(pp, l, x);
+    if (desc && l->n <= 64) {
+        l->desc_mask |= (uint64_t)1 << (l->n - 1);
+    }
+    return l;
+}
+
+plan_token
+plan_ast_gcsep(plan_parse *pp, const plan_token *word, const plan_token *str)
+{
+    if (!word_is(word, "SEPARATOR")) {
+        syntax_error_at(pp, word);
+    }
+    return *str;
 }
 
 void

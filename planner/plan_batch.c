@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
  * plan_batch.c: the executor core. Batches of typed column vectors with null bitmaps and an
  * optional selection vector, and the volcano operators over them: materialized-row scan,
- * filter, project, sort, limit, aggregate (no GROUP BY). Expressions are evaluated one row at
+ * filter, project, sort, limit (aggregation: plan_agg.c). Expressions are evaluated one row at
  * a time with plan__eval inside the operators; the operator interfaces are batch-based so a
  * vectorized evaluator can replace the inner loops. See README.md §Executor. */
 #include "planner/plan_exec_int.h"
@@ -537,6 +537,9 @@ sort_cmp(op_sort *s, uint32_t a, uint32_t b)
         int c;
         if (x->kind == PV_NULL || y->kind == PV_NULL) {
             c = (x->kind != PV_NULL) - (y->kind != PV_NULL);
+            if (key->nulls && c != 0) { /* explicit NULLS FIRST / LAST ignores DESC */
+                return key->nulls == 1 ? c : -c;
+            }
         } else {
             c = plan__compare(s->base.cx, key->mode, x, y);
         }
@@ -735,173 +738,4 @@ plan__op_limit(plan_ectx *cx, plan_op *child, uint64_t offset, uint64_t count)
     l->offset = offset;
     l->count = count;
     return &l->base;
-}
-
-/* ---- aggregate without GROUP BY ---- */
-
-typedef struct op_agg {
-    plan_op base;
-    const plan_agg *aggs;
-    uint32_t naggs;
-    plan_value *state; /* one per aggregate; strings copied to the statement arena */
-    uint64_t *counts;
-    plan_value *vals;
-    bool done;
-    plan_batch *out;
-} op_agg;
-
-static int agg_open(plan_op *op, db_error *err);
-static int agg_next(plan_op *op, plan_batch **out, db_error *err);
-static int agg_step(op_agg *g, const plan_agg *ag, plan_value *st, uint64_t *cnt,
-                    const plan_value *v, db_error *err);
-
-static int
-agg_open(plan_op *op, db_error *err)
-{
-    op_agg *g = (op_agg *)op;
-    if (!g->out) {
-        g->out = plan__batch_new(op->cx->a, op->types, op->ncols, 1);
-    }
-    g->done = false;
-    for (uint32_t i = 0; i < g->naggs; i++) {
-        g->state[i] = plan__v_null();
-        g->counts[i] = 0;
-    }
-    return op_open_base(op, err);
-}
-
-/* Fold one non-NULL value into an aggregate's state. */
-static int
-agg_step(op_agg *g, const plan_agg *ag, plan_value *st, uint64_t *cnt, const plan_value *v,
-         db_error *err)
-{
-    plan_ectx *cx = g->base.cx;
-    (*cnt)++;
-    switch (ag->kind) {
-    case PLAN_AGG_COUNT_STAR:
-    case PLAN_AGG_COUNT:
-        return DB_OK;
-    case PLAN_AGG_MIN:
-    case PLAN_AGG_MAX: {
-        plan_value c = *v;
-        if (plan__coerce(cx, &c, ag->vk, &ag->t, err) != DB_OK) {
-            return DB_ERR;
-        }
-        if (st->kind != PV_NULL) {
-            int r = plan__compare(cx, plan__cmp_mode(ag->arg, ag->arg), &c, st);
-            if ((ag->kind == PLAN_AGG_MIN) ? r >= 0 : r <= 0) {
-                return DB_OK;
-            }
-        }
-        if (c.kind == PV_STRING) {
-            c.str.s = arena_strndup(g->base.cx->a, c.str.s, c.str.len);
-        }
-        *st = c;
-        return DB_OK;
-    }
-    case PLAN_AGG_SUM:
-        if (ag->vk == PV_DOUBLE) {
-            double d = plan__v_to_double(v, NULL);
-            *st = plan__v_double(st->kind == PV_NULL ? d : st->d + d);
-            return DB_OK;
-        } else {
-            __int128 d;
-            if (!plan__v_to_dec(v, ag->t.scale, &d, NULL)) {
-                return db_error_set(err, ER_DATA_OUT_OF_RANGE, "DECIMAL", "sum");
-            }
-            __int128 sum = st->kind == PV_NULL ? d : st->dec + d;
-            __int128 lim = plan__pow10(PLAN_DEC_MAX_PREC);
-            if (sum >= lim || sum <= -lim) {
-                return db_error_set(err, ER_DATA_OUT_OF_RANGE, "DECIMAL", "sum");
-            }
-            *st = plan__v_dec(sum, ag->t.scale);
-            return DB_OK;
-        }
-    }
-    return DB_OK;
-}
-
-static int
-agg_next(plan_op *op, plan_batch **out, db_error *err)
-{
-    op_agg *g = (op_agg *)op;
-    plan_ectx *cx = op->cx;
-    *out = NULL;
-    if (g->done) {
-        return DB_OK;
-    }
-    for (;;) {
-        plan_batch *in;
-        if (op->child->next(op->child, &in, err) != DB_OK) {
-            return DB_ERR;
-        }
-        if (!in) {
-            break;
-        }
-        op_batch_reset(op);
-        uint32_t n = plan__batch_active(in);
-        arena *stmt_a = cx->a;
-        int rc = DB_OK;
-        for (uint32_t k = 0; k < n && rc == DB_OK; k++) {
-            row_values(op, in, plan__batch_row(in, k), g->vals);
-            cx->row = g->vals;
-            cx->nrow = in->ncols;
-            for (uint32_t i = 0; i < g->naggs && rc == DB_OK; i++) {
-                const plan_agg *ag = &g->aggs[i];
-                plan_value v = plan__v_int(1);
-                if (ag->arg) {
-                    cx->a = op->ba;
-                    rc = plan__eval(cx, ag->arg, &v, err);
-                    cx->a = stmt_a;
-                }
-                if (rc == DB_OK && v.kind != PV_NULL) {
-                    rc = agg_step(g, ag, &g->state[i], &g->counts[i], &v, err);
-                }
-            }
-        }
-        cx->row = NULL;
-        cx->a = stmt_a;
-        if (rc != DB_OK) {
-            return DB_ERR;
-        }
-    }
-    g->done = true;
-    plan_batch *b = g->out;
-    plan__batch_clear(b);
-    for (uint32_t i = 0; i < g->naggs; i++) {
-        plan_value v = g->state[i];
-        if (g->aggs[i].kind == PLAN_AGG_COUNT || g->aggs[i].kind == PLAN_AGG_COUNT_STAR) {
-            v = plan__v_int((int64_t)g->counts[i]);
-        }
-        if (plan__batch_set(cx, b, i, 0, &v, err) != DB_OK) {
-            return DB_ERR;
-        }
-    }
-    b->nrows = 1;
-    *out = b;
-    return DB_OK;
-}
-
-plan_op *
-plan__op_agg(plan_ectx *cx, plan_op *child, const plan_agg *aggs, uint32_t n)
-{
-    op_agg *g = arena_calloc(cx->a, 1, sizeof *g);
-    op_init(&g->base, cx, child, child->cap);
-    g->base.open = agg_open;
-    g->base.next = agg_next;
-    g->base.close = op_close_base;
-    g->base.ncols = n;
-    g->base.types = arena_calloc(cx->a, n ? n : 1, sizeof(plan_vtype));
-    for (uint32_t i = 0; i < n; i++) {
-        g->base.types[i].kind = aggs[i].vk;
-        g->base.types[i].is_unsigned = aggs[i].t.is_unsigned;
-        g->base.types[i].is_binary = aggs[i].t.is_binary;
-        g->base.types[i].scale = aggs[i].t.scale == 31 ? 0 : aggs[i].t.scale;
-    }
-    g->aggs = aggs;
-    g->naggs = n;
-    g->state = arena_calloc(cx->a, n ? n : 1, sizeof(plan_value));
-    g->counts = arena_calloc(cx->a, n ? n : 1, sizeof(uint64_t));
-    g->vals = arena_calloc(cx->a, child->ncols ? child->ncols : 1, sizeof(plan_value));
-    return &g->base;
 }

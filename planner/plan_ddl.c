@@ -6,6 +6,7 @@
  * The SHOW statements are in plan_show.c. See README.md §DDL. */
 #include "planner/plan_ddl_int.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -19,6 +20,11 @@ static int exec_create_db(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int exec_drop_db(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int exec_alter_db(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int exec_create_table(plan_ectx *cx, plan_ddl *d, db_error *err);
+static int map_primary_key(plan_ectx *cx, plan_ddl *d, db_error *err);
+static bool set_auto_inc_start(plan_ddl *d, int64_t start);
+static void give_notes(plan_ectx *cx, const plan_ddl *d);
+static int exec_index(plan_ectx *cx, plan_ddl *d, db_error *err);
+static int check_index_cols(const cat_table *t, const char *const *cols, size_t n, db_error *err);
 static int exec_drop_table(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int exec_alter_table(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int alter_edit(cat_catalog *c, cat_db *db, cat_table *t, void *arg, db_error *err);
@@ -137,10 +143,6 @@ exec_create_table(plan_ectx *cx, plan_ddl *d, db_error *err)
         return db_error_set(err, ER_DORIS,
                             arena_sprintf(cx->a, "Can not create table in database %s", db));
     }
-    if (d->engine && strcasecmp(d->engine, "olap") != 0) {
-        /* MySQL scripts say ENGINE=InnoDB: the table is an OLAP table all the same. */
-        plan__warn(cx->s, 1286, "Unknown storage engine '%s'; using OLAP", d->engine);
-    }
     if (d->req.like_table && d->req.like_db && is_builtin_db(d->req.like_db)) {
         return db_error_set(err, ER_NO_SUCH_TABLE, d->req.like_db, d->req.like_table);
     }
@@ -160,6 +162,10 @@ exec_create_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (!r->has_dist) {
         r->buckets_auto = true;
     }
+    if (map_primary_key(cx, d, err) != DB_OK) {
+        return DB_ERR;
+    }
+    r->cols = d->cols;
     if (d->primary_key) {
         /* PRIMARY KEY (...) is a merge-on-write UNIQUE KEY; without DISTRIBUTED BY it hashes
          * on the key columns. */
@@ -169,7 +175,149 @@ exec_create_table(plan_ectx *cx, plan_ddl *d, db_error *err)
             r->ndist_cols = r->nkey_cols;
         }
     }
-    return cat_meta_create_table(cx->s->srv->meta, r, err);
+    bool ai_unused = d->auto_inc_opt > 0 && !set_auto_inc_start(d, d->auto_inc_opt);
+    if (cat_meta_create_table(cx->s->srv->meta, r, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (d->engine && strcasecmp(d->engine, "olap") != 0) {
+        /* MySQL scripts say ENGINE=InnoDB: the table is an OLAP table all the same (MySQL's
+         * ER_WARN_USING_OTHER_HANDLER when it substitutes an engine). */
+        plan__warn(cx->s, 1266, "Using storage engine OLAP for table '%s'", d->name);
+    }
+    if (ai_unused) { /* AUTO_INCREMENT = n without an AUTO_INCREMENT column means nothing */
+        plan__warn(cx->s, 1478,
+                   "Table storage engine 'OLAP' does not support the create option "
+                   "'AUTO_INCREMENT=%" PRId64 "'",
+                   d->auto_inc_opt);
+    }
+    give_notes(cx, d);
+    return DB_OK;
+}
+
+/* The warnings the parser collected (ignored options, unbuilt indexes). */
+static void
+give_notes(plan_ectx *cx, const plan_ddl *d)
+{
+    for (size_t i = 0; i < d->nnotes; i++) {
+        plan__warn(cx->s, d->notes[i].code, "%s", d->notes[i].msg);
+    }
+}
+
+/* AUTO_INCREMENT = n table option: the start of the AUTO_INCREMENT column. False without one. */
+static bool
+set_auto_inc_start(plan_ddl *d, int64_t start)
+{
+    for (size_t i = 0; i < d->ncols; i++) {
+        if (d->cols[i].auto_inc) {
+            d->cols[i].auto_inc_start = start;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* MySQL's PRIMARY KEY (table or column level) as Doris's merge-on-write UNIQUE KEY. Doris wants
+ * the key columns first, in key order: they are moved there and the other columns keep their
+ * order (Doris itself refuses such a table; a MySQL script expects it to work). Key columns are
+ * NOT NULL unless declared NULL (MySQL implies NOT NULL). Unknown or repeated key columns are
+ * left for the catalog to report. */
+static int
+map_primary_key(plan_ectx *cx, plan_ddl *d, db_error *err)
+{
+    cat_create_table_req *r = &d->req;
+    if (d->ncol_pk > 0) {
+        if (d->ncol_pk > 1 || d->primary_key) {
+            return db_error_set(err, ER_DORIS, "Multiple primary key defined");
+        }
+        d->primary_key = true;
+        r->has_keys = true;
+        r->keys_type = CAT_KEYS_UNIQUE;
+        r->key_cols = d->col_pk;
+        r->nkey_cols = d->ncol_pk;
+    }
+    if (!d->primary_key) {
+        return DB_OK;
+    }
+    cat_column_def *cols = arena_calloc(cx->a, d->ncols ? d->ncols : 1, sizeof *cols);
+    bool *used = arena_calloc(cx->a, d->ncols ? d->ncols : 1, sizeof *used);
+    size_t k = 0;
+    for (size_t i = 0; i < r->nkey_cols; i++) {
+        size_t j = 0;
+        while (j < d->ncols && (used[j] || strcasecmp(d->cols[j].name, r->key_cols[i]) != 0)) {
+            j++;
+        }
+        if (j == d->ncols) {
+            return DB_OK; /* the catalog names the bad key column */
+        }
+        used[j] = true;
+        cols[k] = d->cols[j];
+        if (!cols[k].null_given) {
+            cols[k].null_given = true;
+            cols[k].nullable = false;
+        }
+        k++;
+    }
+    for (size_t j = 0; j < d->ncols; j++) {
+        if (!used[j]) {
+            cols[k++] = d->cols[j];
+        }
+    }
+    d->cols = cols;
+    return DB_OK;
+}
+
+/* Every column of an index exists in t (MySQL's ER_KEY_COLUMN_DOES_NOT_EXITS text). */
+static int
+check_index_cols(const cat_table *t, const char *const *cols, size_t n, db_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (cat_table_column(t, cols[i]) == NULL) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "Key column '%s' doesn't exist in table", cols[i]);
+            return db_error_set(err, ER_DORIS, msg);
+        }
+    }
+    return DB_OK;
+}
+
+/* CREATE [UNIQUE] INDEX i ON t (cols) / DROP INDEX i ON t: the table (and the columns) must
+ * exist; nothing is built or dropped, a warning says so (README.md §DDL). */
+static int
+exec_index(plan_ectx *cx, plan_ddl *d, db_error *err)
+{
+    const char *db;
+    if (resolve_db(cx, d, &db, err) != DB_OK ||
+        plan__check_priv(cx, CAT_PRIV_ALTER, db, d->name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    const cat_catalog *c = cat_meta_read_begin(cx->s->srv->meta);
+    const cat_db *cdb = cat_db_find(c, db);
+    const cat_table *t = cdb ? cat_table_find(cdb, d->name) : NULL;
+    int rc = DB_OK;
+    if (t == NULL) {
+        rc = db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
+    }
+    if (rc == DB_OK && d->kind == PD_CREATE_INDEX) {
+        rc = check_index_cols(t, d->idx_cols, d->nidx_cols, err);
+    }
+    for (size_t i = 0; rc == DB_OK && i < d->ncmds; i++) { /* ALTER TABLE ... ADD INDEX */
+        if (d->cmds[i].op == CAT_ALTER_CREATE_INDEX) {
+            rc = check_index_cols(t, d->cmds[i].names, d->cmds[i].nnames, err);
+        }
+    }
+    cat_meta_read_end(cx->s->srv->meta);
+    if (rc != DB_OK) {
+        return DB_ERR;
+    }
+    if (d->kind == PD_DROP_INDEX) {
+        plan__warn(cx->s, 1478,
+                   "Table storage engine 'OLAP' does not support the create option "
+                   "'DROP INDEX %s'",
+                   d->idx_name);
+        return DB_OK;
+    }
+    give_notes(cx, d);
+    return DB_OK;
 }
 
 static int
@@ -263,6 +411,10 @@ alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd, d
         return cat_table_modify_column(t, &cmd->cols[0], cmd->after, cmd->first, err);
     case CAT_ALTER_REORDER_COLUMNS:
         return cat_table_reorder_columns(t, cmd->names, cmd->nnames, err);
+    case CAT_ALTER_CREATE_INDEX: /* MySQL ADD INDEX: checked, not built (README.md §DDL) */
+        return check_index_cols(t, cmd->names, cmd->nnames, err);
+    case CAT_ALTER_DROP_INDEX:
+        return DB_OK;
     case CAT_ALTER_REPLACE_TABLE:
         /* Only alone (exec_alter_table): it changes two tables in one record. */
         return db_error_set(err, ER_NOT_SUPPORTED_YET, "REPLACE WITH TABLE with other clauses");
@@ -303,7 +455,19 @@ exec_alter_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (d->ncmds == 1 && d->cmds[0].op == CAT_ALTER_REPLACE_TABLE) {
         return exec_replace_table(cx, d, db, err);
     }
-    return cat_meta_alter_table(cx->s->srv->meta, db, d->name, alter_edit, d, err);
+    bool only_indexes = true;
+    for (size_t i = 0; i < d->ncmds; i++) {
+        only_indexes &=
+                d->cmds[i].op == CAT_ALTER_CREATE_INDEX || d->cmds[i].op == CAT_ALTER_DROP_INDEX;
+    }
+    if (only_indexes) { /* nothing changes: no record, only the checks and the warnings */
+        return exec_index(cx, d, err);
+    }
+    if (cat_meta_alter_table(cx->s->srv->meta, db, d->name, alter_edit, d, err) != DB_OK) {
+        return DB_ERR;
+    }
+    give_notes(cx, d);
+    return DB_OK;
 }
 
 /* ALTER TABLE t REPLACE WITH TABLE t2 [PROPERTIES ("swap" = "true" | "false")]. */
@@ -412,6 +576,9 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
     case PD_RECOVER_TABLE:
     case PD_RECOVER_DB:
         return exec_recover(cx, d, err);
+    case PD_CREATE_INDEX:
+    case PD_DROP_INDEX:
+        return exec_index(cx, d, err);
     default:
         DB_ASSERT(!"unreachable");
         return DB_ERR;

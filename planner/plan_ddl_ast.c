@@ -403,6 +403,110 @@ plan_ddl_engine(plan_parse *pp, const plan_token *e)
     ddl_of(pp)->engine = plan_ast_ident(pp, e);
 }
 
+/* ---- MySQL compatibility: table options, column keys, secondary indexes ---- */
+
+/* MySQL's ER_ILLEGAL_HA_CREATE_OPTION text, given as a warning for what is accepted and
+ * ignored (README.md §DDL "MySQL compatibility"). */
+#define PLAN_DDL_W_IGNORED 1478
+
+static void
+add_note(plan_parse *pp, int code, const char *msg)
+{
+    plan_ddl *d = ddl_of(pp);
+    d->notes = grow(pp->a, d->notes, d->nnotes, &d->cap_notes, sizeof *d->notes);
+    d->notes[d->nnotes].code = code;
+    d->notes[d->nnotes].msg = msg;
+    d->nnotes++;
+}
+
+static void
+note_ignored(plan_parse *pp, const char *what)
+{
+    add_note(pp, PLAN_DDL_W_IGNORED,
+             arena_sprintf(pp->a,
+                           "Table storage engine 'OLAP' does not support the create option '%s'",
+                           what));
+}
+
+/* utf8 / utf8mb3 / utf8mb4 character sets and their _bin collations describe what Rivulet
+ * stores and compares (UTF-8 bytes), so they need no warning. */
+static bool
+is_utf8_name(const char *v, bool collation)
+{
+    size_t n = strlen(v);
+    bool utf8 = strncasecmp(v, "utf8", 4) == 0;
+    if (!collation) {
+        return utf8 && (n == 4 || strcasecmp(v + 4, "mb3") == 0 || strcasecmp(v + 4, "mb4") == 0);
+    }
+    return utf8 && n > 4 && strcasecmp(v + n - 4, "_bin") == 0;
+}
+
+void
+plan_ddl_col_key(plan_parse *pp, bool primary)
+{
+    plan_ddl *d = ddl_of(pp);
+    const cat_column_def *c = cur_col(pp);
+    if (primary) {
+        d->col_pk = grow(pp->a, d->col_pk, d->ncol_pk, &d->cap_col_pk, sizeof *d->col_pk);
+        d->col_pk[d->ncol_pk++] = c->name;
+        return;
+    }
+    note_ignored(pp, arena_sprintf(pp->a, "UNIQUE KEY (%s): uniqueness is not enforced", c->name));
+}
+
+void
+plan_ddl_col_charset(plan_parse *pp, const plan_token *c, bool collation)
+{
+    const char *v = plan_ast_ident(pp, c);
+    if (!is_utf8_name(v, collation)) {
+        note_ignored(pp,
+                     arena_sprintf(pp->a, "%s %s (column %s)",
+                                   collation ? "COLLATE" : "CHARACTER SET", v, cur_col(pp)->name));
+    }
+}
+
+void
+plan_ddl_table_option(plan_parse *pp, const char *name, const plan_token *value)
+{
+    plan_ddl *d = ddl_of(pp);
+    const char *v = plan_ast_ident(pp, value); /* strings decoded, `names` unquoted */
+    if (strcmp(name, "AUTO_INCREMENT") == 0) {
+        d->auto_inc_opt = tok_int(value) > 0 ? tok_int(value) : 1;
+        return;
+    }
+    if ((strcmp(name, "CHARSET") == 0 && is_utf8_name(v, false)) ||
+        (strcmp(name, "COLLATE") == 0 && is_utf8_name(v, true))) {
+        return;
+    }
+    char *up = arena_sprintf(pp->a, "%s", name);
+    for (char *q = up; *q; q++) {
+        *q = (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q);
+    }
+    note_ignored(pp, arena_sprintf(pp->a, "%s=%s", up, v));
+}
+
+void
+plan_ddl_index(plan_parse *pp, const plan_token *name, bool unique)
+{
+    plan_ddl *d = ddl_of(pp);
+    const char **cols;
+    size_t n;
+    take_names(d, &cols, &n);
+    d->idx_name = name ? plan_ast_ident(pp, name) : NULL;
+    d->idx_cols = cols;
+    d->nidx_cols = n;
+    buf b;
+    buf_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        buf_printf(&b, "%s%s", i ? ", " : "", cols[i]);
+    }
+    note_ignored(pp, arena_sprintf(pp->a, "%s%s%s (%.*s)%s", unique ? "UNIQUE KEY" : "KEY",
+                                   name ? " " : "", name ? d->idx_name : "", (int)b.len,
+                                   b.data ? (const char *)b.data : "",
+                                   unique ? ": uniqueness is not enforced" : ""));
+    buf_destroy(&b);
+}
+
 void
 plan_ddl_part_by(plan_parse *pp, cat_part_type type)
 {
@@ -558,5 +662,12 @@ plan_ddl_alter(plan_parse *pp, cat_alter_op op, const plan_token *n1, const plan
     }
     if (op == CAT_ALTER_REORDER_COLUMNS) {
         take_names(d, &c->names, &c->nnames);
+    }
+    if (op == CAT_ALTER_CREATE_INDEX) { /* plan_ddl_index took the key parts */
+        c->names = d->idx_cols;
+        c->nnames = d->nidx_cols;
+    }
+    if (op == CAT_ALTER_DROP_INDEX) {
+        note_ignored(pp, arena_sprintf(pp->a, "DROP INDEX %s", c->name));
     }
 }

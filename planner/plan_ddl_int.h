@@ -32,7 +32,15 @@ typedef enum plan_ddl_kind {
     PD_TRUNCATE,          /* TRUNCATE TABLE t [PARTITION (names)]: partitions in names */
     PD_RECOVER_TABLE,     /* RECOVER TABLE [db.]t */
     PD_RECOVER_DB,        /* RECOVER DATABASE d */
+    PD_CREATE_INDEX,      /* CREATE [UNIQUE] INDEX i ON t (cols): accepted, not built */
+    PD_DROP_INDEX,        /* DROP INDEX i ON t: accepted, nothing to drop */
 } plan_ddl_kind;
+
+/* A warning a statement gives when it runs (ignored MySQL options, unbuilt indexes). */
+typedef struct plan_ddl_note {
+    int code;        /* MySQL warning code */
+    const char *msg; /* statement arena */
+} plan_ddl_note;
 
 /* One ALTER TABLE clause. Arrays and strings live in the statement arena. */
 typedef struct plan_alter_cmd {
@@ -70,6 +78,14 @@ typedef struct plan_ddl {
     const char *engine;       /* ENGINE = x as written, NULL when not written */
     bool primary_key;         /* MySQL PRIMARY KEY (...) was written */
     bool buckets_given;       /* BUCKETS n | AUTO was written */
+    const char **col_pk;      /* columns declared `c type PRIMARY KEY`, in order */
+    size_t ncol_pk, cap_col_pk;
+    int64_t auto_inc_opt; /* table option AUTO_INCREMENT = n (0 = not written) */
+    plan_ddl_note *notes; /* warnings to give when the statement runs */
+    size_t nnotes, cap_notes;
+    const char *idx_name;  /* CREATE / DROP INDEX: the index */
+    const char **idx_cols; /* CREATE INDEX: its columns */
+    size_t nidx_cols;
     /* Growable lists (statement arena). Pending lists are taken by the clause that uses them. */
     cat_column_def *cols; /* column definitions (pending until a clause takes them) */
     size_t ncols, cap_cols;
@@ -116,6 +132,18 @@ void plan_ddl_col_null(plan_parse *pp, bool nullable);
 void plan_ddl_col_default(plan_parse *pp, const plan_token *v, bool neg, const plan_token *prec);
 void plan_ddl_col_autoinc(plan_parse *pp, const plan_token *start);
 void plan_ddl_col_comment(plan_parse *pp, const plan_token *c);
+/* Column attribute PRIMARY KEY (primary) or UNIQUE [KEY] (a unique index: not enforced). */
+void plan_ddl_col_key(plan_parse *pp, bool primary);
+/* Column attribute CHARACTER SET x / COLLATE x (collation): ignored, with a warning unless it
+ * is utf8 / utf8mb3 / utf8mb4 or a utf8 binary collation (what Rivulet stores and compares). */
+void plan_ddl_col_charset(plan_parse *pp, const plan_token *c, bool collation);
+/* MySQL table option name = value (name upper case or as written): ignored with a warning,
+ * except CHARSET utf8 / utf8mb3 / utf8mb4, utf8 *_bin collations (what Rivulet stores anyway)
+ * and AUTO_INCREMENT = n (the start of the AUTO_INCREMENT column). */
+void plan_ddl_table_option(plan_parse *pp, const char *name, const plan_token *value);
+/* A secondary index (KEY / INDEX / UNIQUE ... inside CREATE TABLE, CREATE / DROP INDEX) over
+ * the pending names: accepted, not built; name may be NULL. */
+void plan_ddl_index(plan_parse *pp, const plan_token *name, bool unique);
 /* An aggregation type word (SUM, MIN, MAX, REPLACE, ...); another word is a syntax error. */
 void plan_ddl_col_agg(plan_parse *pp, const plan_token *word);
 /* A column type: word with up to two numeric arguments, or with element types (ARRAY<..>,

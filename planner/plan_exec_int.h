@@ -122,28 +122,94 @@ typedef struct plan_sort_key {
     uint32_t col;       /* child column */
     bool desc;          /* DESC: larger first; NULLs last (they are the smallest value) */
     plan_cmp_mode mode; /* how values compare */
+    uint8_t nulls;      /* 0: NULL is the smallest value; 1 NULLS FIRST; 2 NULLS LAST (Doris) */
 } plan_sort_key;
 /* All child rows, stably sorted by keys (NULL first for ASC, as MySQL). */
 plan_op *plan__op_sort(plan_ectx *cx, plan_op *child, const plan_sort_key *keys, uint32_t nkeys);
 /* Skip offset rows, then pass at most count rows; stops pulling the child when done. */
 plan_op *plan__op_limit(plan_ectx *cx, plan_op *child, uint64_t offset, uint64_t count);
 
+/* ======================================================================================
+ * Hash aggregation (plan_agg.c). See README.md §Executor (aggregate).
+ * ====================================================================================== */
+
 typedef enum plan_agg_kind {
     PLAN_AGG_COUNT_STAR,
-    PLAN_AGG_COUNT,
+    PLAN_AGG_COUNT, /* rows where every argument is non-NULL */
     PLAN_AGG_MIN,
     PLAN_AGG_MAX,
     PLAN_AGG_SUM,
+    PLAN_AGG_AVG,
+    PLAN_AGG_GROUP_CONCAT,
+    PLAN_AGG_ANY_VALUE,
+    PLAN_AGG_STDDEV_POP,
+    PLAN_AGG_STDDEV_SAMP,
+    PLAN_AGG_VAR_POP,
+    PLAN_AGG_VAR_SAMP,
+    PLAN_AGG_BIT_AND,
+    PLAN_AGG_BIT_OR,
+    PLAN_AGG_BIT_XOR,
 } plan_agg_kind;
 
 typedef struct plan_agg {
     plan_agg_kind kind;
-    const plan_expr *arg; /* over the child's columns; NULL for COUNT(*) */
-    plan_xtype t;         /* result type */
-    plan_vkind vk;        /* result kind */
+    const plan_expr *arg;   /* first argument over the child's columns; NULL for COUNT(*) */
+    plan_expr *const *args; /* every argument (nargs > 1: COUNT(DISTINCT a, b), GROUP_CONCAT(a, b));
+                               NULL means just arg */
+    uint32_t nargs;
+    bool distinct;           /* each distinct argument tuple of a group counts once */
+    plan_expr *const *order; /* GROUP_CONCAT ORDER BY expressions (child columns) */
+    const bool *order_desc;
+    uint32_t norder;
+    const char *sep; /* GROUP_CONCAT separator (NULL = ",") */
+    size_t sep_len;
+    plan_xtype t;  /* result type */
+    plan_vkind vk; /* result kind */
 } plan_agg;
-/* One row: the aggregates over all child rows (no GROUP BY). */
+
+/* One output row per group of the child's rows with equal keys (NULL is one group; strings
+ * compare as the key expression's comparison mode: general_ci or bytewise): the nkeys key
+ * values, then the naggs aggregates. Groups come out in first-seen order. With nkeys == 0,
+ * exactly one row, also for an empty input. Group states live in an arena owned by the
+ * operator (freed at close); more than PLAN_AGG_MEM_LIMIT bytes fails with
+ * ER_AGG_MEMORY_LIMIT. */
+plan_op *plan__op_hashagg(plan_ectx *cx, plan_op *child, plan_expr *const *keys, uint32_t nkeys,
+                          const plan_agg *aggs, uint32_t naggs);
+/* plan__op_hashagg without keys: one row of aggregates over all child rows. */
 plan_op *plan__op_agg(plan_ectx *cx, plan_op *child, const plan_agg *aggs, uint32_t n);
+
+#define PLAN_AGG_MEM_LIMIT ((size_t)1 << 30) /* bytes of group states and hash tables */
+
+/* The group hash table: entries of nkeys typed key values (copied into the table's arena,
+ * strings included) plus `payload` zeroed bytes. Keys hash with xxHash over a canonical form
+ * (case-folded, trailing spaces dropped for ci strings; -0.0 as 0.0) and compare exactly as
+ * the comparison rules do. Open addressing, linear probing, power-of-two slots at most half
+ * full. Values of one key position must share a kind (or be NULL). */
+typedef struct plan_aht {
+    arena *a; /* entries (keys, payloads, key strings) */
+    uint32_t nkeys;
+    bool *ci;        /* per key: strings compare case-insensitively (heap) */
+    locale_t loc;    /* case folding of ci strings */
+    size_t payload;  /* bytes per entry after the keys */
+    size_t limit;    /* bytes (arena + arrays) before ER_AGG_MEMORY_LIMIT */
+    uint32_t *slots; /* nslots: 0 = empty, else entry number + 1 (heap) */
+    uint32_t nslots;
+    void **entries; /* n entries in insertion order (heap) */
+    uint32_t n, cap;
+    char *fold; /* scratch for case folding (heap) */
+    size_t fold_cap;
+} plan_aht;
+
+void plan__aht_init(plan_aht *h, uint32_t nkeys, const bool *ci, locale_t loc, size_t payload,
+                    size_t limit);
+void plan__aht_destroy(plan_aht *h);
+/* Find the entry with keys[0..nkeys), adding it when missing (*is_new). *payload points at
+ * its payload. ER_AGG_MEMORY_LIMIT when the table would pass its limit. */
+int plan__aht_upsert(plan_aht *h, const plan_value *keys, void **payload, bool *is_new,
+                     db_error *err);
+/* Entry i (insertion order): its keys and payload. */
+const plan_value *plan__aht_keys(const plan_aht *h, uint32_t i);
+void *plan__aht_payload(const plan_aht *h, uint32_t i);
 
 /* open; next until the end calling fn per batch; close (also on failure). */
 typedef int (*plan_batch_fn)(void *ctx, const plan_batch *b, db_error *err);

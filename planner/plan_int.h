@@ -126,11 +126,18 @@ struct plan_ast {
     uint32_t nargs;
     plan_cast cast;
     uint32_t off, end; /* source span [off, end) in the statement text */
+    /* Aggregate calls (PA_FUNC): COUNT(DISTINCT ...), GROUP_CONCAT(... ORDER BY ... SEPARATOR) */
+    bool agg_distinct;
+    bool has_sep;                    /* GROUP_CONCAT SEPARATOR given */
+    struct plan_ast_list *agg_order; /* GROUP_CONCAT ORDER BY items (desc_mask), or NULL */
+    const char *sep;                 /* decoded separator */
+    size_t sep_len;
 };
 
 typedef struct plan_ast_list {
     plan_ast **items;
     uint32_t n, cap;
+    uint64_t desc_mask; /* GROUP_CONCAT ORDER BY: bit i set = item i DESC */
 } plan_ast_list;
 
 typedef enum plan_scope {
@@ -219,7 +226,10 @@ typedef struct plan_stmt {
     plan_ast *where;      /* SELECT ... WHERE, SHOW ... WHERE */
     plan_ast_list *order; /* SELECT ... ORDER BY items, or NULL */
     bool *order_desc;     /* per ORDER BY item: DESC */
-    uint32_t cap_order_desc;
+    uint8_t *order_nulls; /* per ORDER BY item: 0 default, 1 NULLS FIRST, 2 NULLS LAST */
+    uint32_t cap_order_desc, cap_order_nulls;
+    plan_ast_list *group; /* GROUP BY items, or NULL */
+    plan_ast *having;     /* HAVING condition, or NULL */
     bool has_limit;
     uint64_t limit_count;
     uint64_t limit_offset;
@@ -357,7 +367,19 @@ void plan_stmt_select_star(plan_parse *pp, const plan_token *db, const plan_toke
 void plan_ast_catalog(plan_parse *pp, const plan_token *ctl);
 void plan_stmt_table(plan_parse *pp, const plan_token *db, const plan_token *name,
                      const plan_token *alias);
-void plan_stmt_order(plan_parse *pp, plan_ast *x, bool desc);
+/* One ORDER BY item; nulls: 0 default, 1 NULLS FIRST, 2 NULLS LAST. */
+void plan_stmt_order(plan_parse *pp, plan_ast *x, bool desc, int nulls);
+/* NULLS FIRST (1) / NULLS LAST (2); anything else is a syntax error at the word. */
+int plan_ast_nulls(plan_parse *pp, const plan_token *nulls, const plan_token *which);
+/* An aggregate call with DISTINCT / ORDER BY / SEPARATOR (sepword checked to be SEPARATOR when
+ * given; sepstr the separator literal or NULL). */
+plan_ast *plan_ast_agg(plan_parse *pp, const plan_token *name, bool distinct, plan_ast_list *args,
+                       plan_ast_list *order, const plan_token *sepword, const plan_token *sepstr,
+                       const plan_token *last);
+/* Append x to an ORDER BY list inside an aggregate, recording DESC in desc_mask. */
+plan_ast_list *plan_ast_order_add(plan_parse *pp, plan_ast_list *l, plan_ast *x, bool desc);
+/* Checks word is SEPARATOR; returns the STRING token str. */
+plan_token plan_ast_gcsep(plan_parse *pp, const plan_token *word, const plan_token *str);
 plan_ast *plan_ast_subquery(plan_parse *pp, const plan_token *first, const plan_token *last);
 void plan_stmt_limit(plan_parse *pp, const plan_token *count, const plan_token *offset);
 void plan_stmt_set_var(plan_parse *pp, plan_scope scope, bool has_scope, const plan_token *name,
@@ -539,6 +561,8 @@ typedef struct plan_ectx {
     const plan_value *params; /* values of the '?' placeholders; NULL while describing */
     size_t nparams;
     bool describe; /* plan_prepare: analyse and report columns only, evaluate nothing */
+    /* INSERT: the first AUTO_INCREMENT value the statement generated (0 = none yet). */
+    int64_t autoinc_first;
 } plan_ectx;
 
 typedef int (*plan_eval_fn)(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);

@@ -91,6 +91,9 @@ tscan_open(plan_op *op, db_error *err)
         total += tb->parts[p].buckets;
     }
     t->snaps = arena_calloc(cx->a, total ? total : 1, sizeof *t->snaps);
+    /* The statement's view: every commit published before this point, wholly (read before the
+     * tablet snapshots, so a commit publishing meanwhile is cut out of all of them). */
+    uint64_t wm = e != NULL ? stor_engine_visible_tso(e) : 0;
     t->nsnaps = 0;
     t->cur = 0;
     for (uint32_t p = 0; e != NULL && p < tb->nparts; p++) {
@@ -115,6 +118,14 @@ tscan_open(plan_op *op, db_error *err)
             stor_tablet_snapshot(tab, s);
             if (t->as_of && stor_snapshot_as_of(s, t->as_of, err) != DB_OK) {
                 return DB_ERR; /* s is counted in nsnaps: close destroys it */
+            }
+            size_t last = s->version < s->nvtso ? (size_t)s->version : s->nvtso;
+            if (!t->as_of && last > 0 && s->vtso[last - 1] > wm) {
+                /* A commit published after wm was read: leave it out of every tablet alike.
+                 * Below a compaction floor (a compaction raced us) keep the whole snapshot. */
+                db_error cut_err;
+                db_error_clear(&cut_err);
+                (void)stor_snapshot_as_of(s, wm, &cut_err);
             }
         }
     }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0
- * plan_select.c: SELECT ... FROM one table. Resolves the table (information_schema virtual
- * tables for now), binds column references, expands stars, resolves ORDER BY items, plans an
- * aggregate query (COUNT/MIN/MAX/SUM without GROUP BY), builds the operator tree
- *   scan -> filter -> [aggregate] -> project -> [sort] -> [limit]
+ * plan_select.c: SELECT ... FROM one table. Resolves the table (information_schema or a
+ * catalog table), binds column references, expands stars, resolves GROUP BY / HAVING / ORDER BY
+ * items, plans aggregated queries over the hash aggregate (plan_agg.c) and DISTINCT, builds the
+ * operator tree
+ *   scan -> filter -> [aggregate -> [filter HAVING]] -> project -> [distinct] -> [sort] -> [limit]
  * and streams the result to the sink batch by batch. See README.md §Executor. */
 #include "planner/plan_ddl_int.h"
 #include "planner/plan_dml_int.h"
@@ -51,14 +52,16 @@ static void column_meta(const from_table *ft, uint32_t col, plan_column *c);
 static int expand_star(plan_ectx *cx, const from_table *ft, const plan_select_item *it,
                        sel_list *sl, db_error *err);
 static bool is_agg_name(const char *name);
+static bool is_agg_call(const plan_ast *x);
 static bool has_agg(const plan_ast *x);
-static void collect_aggs(const plan_ast *x, const plan_ast ***out, uint32_t *n, uint32_t *cap,
-                         arena *a);
 static const plan_ast *nonagg_column(const plan_ast *x);
-static int plan_aggs(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op **root,
-                     sel_list *sl, db_error *err);
 static int order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, sel_list *sl,
                       plan_sort_key **keys, db_error *err);
+static int plan_distinct(plan_ectx *cx, const plan_stmt *st, const from_table *ft,
+                         const sel_list *sl, const plan_sort_key *keys, plan_op **root,
+                         db_error *err);
+static int having_plain(plan_ectx *cx, const plan_stmt *st, const plan_ast *x,
+                        const plan_ast **out);
 static int emit_batch(void *ctx, const plan_batch *b, db_error *err);
 
 static int
@@ -197,9 +200,10 @@ expand_star(plan_ectx *cx, const from_table *ft, const plan_select_item *it, sel
 
 /* ---- aggregates ---- */
 
-static const char *const agg_names[] = {"count",        "sum",      "min",    "max",     "avg",
-                                        "group_concat", "bit_and",  "bit_or", "bit_xor", "std",
-                                        "stddev",       "variance", NULL};
+static const char *const agg_names[] = {
+        "count",       "sum",      "min",     "max",      "avg",       "group_concat",
+        "bit_and",     "bit_or",   "bit_xor", "std",      "stddev",    "stddev_pop",
+        "stddev_samp", "variance", "var_pop", "var_samp", "any_value", NULL};
 
 static bool
 is_agg_name(const char *name)
@@ -213,12 +217,18 @@ is_agg_name(const char *name)
 }
 
 static bool
+is_agg_call(const plan_ast *x)
+{
+    return x && x->kind == PA_FUNC && x->has_parens && is_agg_name(x->name);
+}
+
+static bool
 has_agg(const plan_ast *x)
 {
     if (!x) {
         return false;
     }
-    if (x->kind == PA_FUNC && is_agg_name(x->name)) {
+    if (is_agg_call(x)) {
         return true;
     }
     for (uint32_t i = 0; i < x->nargs; i++) {
@@ -229,137 +239,576 @@ has_agg(const plan_ast *x)
     return false;
 }
 
-static void
-collect_aggs(const plan_ast *x, const plan_ast ***out, uint32_t *n, uint32_t *cap, arena *a)
-{
-    if (!x) {
-        return;
-    }
-    if (x->kind == PA_FUNC && is_agg_name(x->name)) {
-        if (*n == *cap) {
-            uint32_t ncap = *cap ? *cap * 2 : 8;
-            const plan_ast **nv = arena_alloc(a, ncap * sizeof *nv);
-            if (*n) {
-                memcpy(nv, *out, *n * sizeof *nv);
-            }
-            *out = nv;
-            *cap = ncap;
-        }
-        (*out)[(*n)++] = x;
-        return;
-    }
-    for (uint32_t i = 0; i < x->nargs; i++) {
-        collect_aggs(x->args[i], out, n, cap, a);
-    }
-}
+/* The select list with stars expanded into column references: what GROUP BY ordinals,
+ * aliases and the grouped select list work on. */
+typedef struct xitem {
+    const plan_ast *expr;
+    const char *alias; /* NULL when none */
+    const char *label;
+    int col; /* a table column expanded from a star, else -1 */
+} xitem;
 
-/* The first column reference outside any aggregate, or NULL. */
-static const plan_ast *
-nonagg_column(const plan_ast *x)
-{
-    if (!x || (x->kind == PA_FUNC && is_agg_name(x->name))) {
-        return NULL;
-    }
-    if (x->kind == PA_COLUMN) {
-        return x;
-    }
-    for (uint32_t i = 0; i < x->nargs; i++) {
-        const plan_ast *c = nonagg_column(x->args[i]);
-        if (c) {
-            return c;
-        }
-    }
-    return NULL;
-}
+/* Planning state of an aggregated query. */
+typedef struct grp {
+    plan_ectx *cx;
+    const plan_stmt *st;
+    const from_table *ft;
+    xitem *items;
+    uint32_t nitems;
+    const plan_ast **gk; /* GROUP BY expressions (ordinals and aliases resolved) */
+    plan_ast **knode;    /* per key: the node bound to its output column */
+    uint32_t nkeys;
+    const plan_ast **aggs; /* distinct aggregate calls; the output binds them by identity */
+    uint32_t naggs, cap_aggs;
+    bool full_group_by; /* sql_mode ONLY_FULL_GROUP_BY */
+    bool key_grouped;   /* every key column of a UNIQUE / AGGREGATE table is a GROUP BY column:
+                           the other columns depend on the group (MySQL's primary key rule) */
+    const char *clause; /* where the expression being rewritten is: for 1055 / 1054 */
+    uint32_t item_no;   /* 1-based expression number in that clause */
+} grp;
 
-/* An aggregate query without GROUP BY: one row. Builds the aggregate operator over *root
- * and the select list over its result columns. */
+static int input_col(const from_table *ft, const plan_ast *x);
+static bool ast_equal(const grp *g, const plan_ast *a, const plan_ast *b);
+static int rewrite(grp *g, const plan_ast *x, bool in_having, const plan_ast **out, db_error *err);
+static int add_agg(grp *g, const plan_ast *x, const plan_ast **out, db_error *err);
+static int agg_of(plan_ectx *cx, const from_table *ft, const plan_ast *x, plan_agg *ag,
+                  db_error *err);
+static int group_keys(grp *g, db_error *err);
+static int plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op **root,
+                        sel_list *sl, plan_sort_key **keys, db_error *err);
+
+/* The table column a column reference names (bind rules of plan_analyze), or -1. */
 static int
-plan_aggs(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op **root, sel_list *sl,
-          db_error *err)
+input_col(const from_table *ft, const plan_ast *x)
 {
-    const plan_ast **nodes = NULL;
-    uint32_t n = 0, cap = 0;
-    for (uint32_t i = 0; i < st->nitems; i++) {
-        const plan_select_item *it = &st->items[i];
-        const plan_ast *c = it->is_star ? NULL : nonagg_column(it->expr);
-        if (it->is_star || c) {
-            const char *name = it->is_star ? ft->colnames[0] : c->name;
-            for (uint32_t k = 0; !it->is_star && k < ft->ncols; k++) {
-                if (strcasecmp(ft->colnames[k], name) == 0) {
-                    name = ft->colnames[k];
-                }
-            }
-            return db_error_set(err, ER_MIX_OF_GROUP_FUNC_AND_FIELDS_V2, i + 1,
-                                arena_sprintf(cx->a, "%s.%s.%s", ft->schema, ft->org_table, name));
+    for (uint32_t i = 0; i < ft->ncols; i++) {
+        const plan_bind_col *c = &ft->binds[i];
+        if (strcasecmp(c->name, x->name) != 0) {
+            continue;
         }
-        collect_aggs(it->expr, &nodes, &n, &cap, cx->a);
+        if (x->qual && (c->table_ci ? strcasecmp(c->table, x->qual) : strcmp(c->table, x->qual))) {
+            continue;
+        }
+        if (x->db_qual && (!c->db || strcasecmp(c->db, x->db_qual) != 0)) {
+            continue;
+        }
+        return (int)i;
     }
-    plan_agg *aggs = arena_calloc(cx->a, n ? n : 1, sizeof *aggs);
-    plan_bind_col *binds = arena_calloc(cx->a, n ? n : 1, sizeof *binds);
-    for (uint32_t i = 0; i < n; i++) {
-        const plan_ast *x = nodes[i];
-        plan_agg *ag = &aggs[i];
-        char *lname = arena_strdup(cx->a, x->name);
-        str_lower(lname, strlen(lname));
-        bool star = x->nargs == 1 && x->args[0]->kind == PA_STAR;
-        if (x->nargs != 1 || (star && strcmp(lname, "count") != 0)) {
-            if (star || strcmp(lname, "count") != 0 || x->nargs == 0) {
-                return db_error_set(err, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, x->name);
-            }
+    return -1;
+}
+
+static bool
+str_eq_ci(const char *a, const char *b)
+{
+    return a == b || (a && b && strcasecmp(a, b) == 0);
+}
+
+/* Structural equality (MySQL matches GROUP BY expressions in the select list this way):
+ * column references are equal when they name the same table column. */
+static bool
+ast_equal(const grp *g, const plan_ast *a, const plan_ast *b)
+{
+    if (a == b) {
+        return true;
+    }
+    if (!a || !b || a->kind != b->kind) {
+        return false;
+    }
+    if (a->kind == PA_COLUMN) {
+        int i = input_col(g->ft, a);
+        return i >= 0 && i == input_col(g->ft, b);
+    }
+    if (a->op != b->op || a->negated != b->negated || a->nargs != b->nargs ||
+        a->has_operand != b->has_operand || a->has_else != b->has_else ||
+        a->agg_distinct != b->agg_distinct || !str_eq_ci(a->name, b->name) ||
+        !str_eq_ci(a->qual, b->qual) || a->len != b->len ||
+        (a->len && memcmp(a->str, b->str, a->len) != 0) || a->agg_order || b->agg_order ||
+        a->has_sep != b->has_sep) {
+        return false;
+    }
+    if (a->kind == PA_CAST && (a->cast.kind != b->cast.kind || a->cast.len != b->cast.len ||
+                               a->cast.scale != b->cast.scale || a->cast.type != b->cast.type)) {
+        return false;
+    }
+    if (a->kind == PA_PARAM || a->kind == PA_USERVAR || a->kind == PA_ASSIGN) {
+        return a->kind == PA_USERVAR && str_eq_ci(a->name, b->name);
+    }
+    for (uint32_t i = 0; i < a->nargs; i++) {
+        if (!ast_equal(g, a->args[i], b->args[i])) {
+            return false;
         }
-        if (!star && has_agg(x->args[0])) {
+    }
+    return true;
+}
+
+/* The canonical node of aggregate call x (structurally equal calls share one result). */
+static int
+add_agg(grp *g, const plan_ast *x, const plan_ast **out, db_error *err)
+{
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        if (has_agg(x->args[i])) {
             return db_error_set(err, ER_INVALID_GROUP_FUNC_USE);
         }
-        plan_expr *arg = NULL;
-        if (!star &&
-            plan__analyze(cx, x->args[0], ft->binds, ft->ncols, "field list", &arg, err) != DB_OK) {
+    }
+    for (uint32_t i = 0; x->agg_order && i < x->agg_order->n; i++) {
+        if (has_agg(x->agg_order->items[i])) {
+            return db_error_set(err, ER_INVALID_GROUP_FUNC_USE);
+        }
+    }
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        if (ast_equal(g, g->aggs[i], x)) {
+            *out = g->aggs[i];
+            return DB_OK;
+        }
+    }
+    if (g->naggs == g->cap_aggs) {
+        g->cap_aggs = g->cap_aggs ? g->cap_aggs * 2 : 8;
+        const plan_ast **n = arena_alloc(g->cx->a, g->cap_aggs * sizeof *n);
+        if (g->naggs) {
+            memcpy(n, g->aggs, g->naggs * sizeof *n);
+        }
+        g->aggs = n;
+    }
+    g->aggs[g->naggs++] = x;
+    *out = x;
+    return DB_OK;
+}
+
+/* x with every GROUP BY expression replaced by its key node and every aggregate call by its
+ * canonical node, so that the result analyses over the aggregate's output columns. A column
+ * outside both is 1055 (1140 without GROUP BY) under ONLY_FULL_GROUP_BY, else ANY_VALUE(col).
+ * In HAVING a name may also be a select alias (after the GROUP BY columns, as MySQL). */
+static int
+rewrite(grp *g, const plan_ast *x, bool in_having, const plan_ast **out, db_error *err)
+{
+    plan_ectx *cx = g->cx;
+    *out = x;
+    for (uint32_t k = 0; k < g->nkeys; k++) {
+        if (ast_equal(g, x, g->gk[k])) {
+            *out = g->knode[k];
+            return DB_OK;
+        }
+    }
+    if (is_agg_call(x)) {
+        return add_agg(g, x, out, err);
+    }
+    if (x->kind == PA_COLUMN) {
+        if (in_having && !x->qual) {
+            for (uint32_t i = 0; i < g->nitems; i++) {
+                if (g->items[i].alias && strcasecmp(g->items[i].alias, x->name) == 0) {
+                    return rewrite(g, g->items[i].expr, false, out, err);
+                }
+            }
+        }
+        int col = input_col(g->ft, x);
+        if (col < 0 || (in_having && g->full_group_by)) {
+            const char *name = x->qual ? arena_sprintf(cx->a, "%s.%s", x->qual, x->name) : x->name;
+            return db_error_set(err, ER_BAD_FIELD_ERROR, name,
+                                in_having ? "having clause" : g->clause);
+        }
+        if (g->full_group_by && !g->key_grouped) {
+            const char *full = arena_sprintf(cx->a, "%s.%s.%s", g->ft->schema, g->ft->org_table,
+                                             g->ft->colnames[col]);
+            if (g->nkeys == 0) {
+                return db_error_set(err, ER_MIX_OF_GROUP_FUNC_AND_FIELDS_V2, g->item_no, full);
+            }
+            return db_error_set(err, ER_WRONG_FIELD_WITH_GROUP_V2, g->item_no, g->clause, full);
+        }
+        plan_ast *av = arena_calloc(cx->a, 1, sizeof *av);
+        av->kind = PA_FUNC;
+        av->name = "any_value";
+        av->has_parens = true;
+        av->args = arena_alloc(cx->a, sizeof(plan_ast *));
+        av->args[0] = (plan_ast *)x;
+        av->nargs = 1;
+        av->off = x->off;
+        av->end = x->end;
+        return add_agg(g, av, out, err);
+    }
+    if (x->nargs == 0) {
+        return DB_OK;
+    }
+    plan_ast **args = NULL;
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        const plan_ast *a;
+        if (rewrite(g, x->args[i], in_having, &a, err) != DB_OK) {
             return DB_ERR;
         }
-        ag->arg = arg;
-        if (strcmp(lname, "count") == 0) {
-            ag->kind = star ? PLAN_AGG_COUNT_STAR : PLAN_AGG_COUNT;
-            plan__type_bigint(&ag->t, 21, false);
-            ag->vk = PV_INT;
-        } else if (strcmp(lname, "min") == 0 || strcmp(lname, "max") == 0) {
-            ag->kind = lname[1] == 'i' ? PLAN_AGG_MIN : PLAN_AGG_MAX;
-            ag->t = arg->t;
-            ag->t.nullable = true;
-            ag->vk = arg->vk;
-        } else if (strcmp(lname, "sum") == 0) {
-            ag->kind = PLAN_AGG_SUM;
-            if (arg->vk == PV_INT || arg->vk == PV_DECIMAL) {
-                int prec = plan__num_prec(&arg->t) + 22;
-                int scale = arg->vk == PV_DECIMAL ? arg->t.scale : 0;
-                plan__type_decimal(&ag->t, prec > PLAN_DEC_MAX_PREC ? PLAN_DEC_MAX_PREC : prec,
-                                   scale, true);
-                ag->vk = PV_DECIMAL;
-            } else {
-                plan__type_double(&ag->t, true);
-                ag->vk = PV_DOUBLE;
-            }
-        } else {
-            return db_error_set(err, ER_NOT_SUPPORTED_YET,
-                                arena_sprintf(cx->a, "aggregate function %s()", x->name));
+        if (a != x->args[i] && !args) {
+            args = arena_alloc(cx->a, x->nargs * sizeof *args);
+            memcpy(args, x->args, x->nargs * sizeof *args);
         }
-        binds[i].name = "";
-        binds[i].ast = x;
-        binds[i].t = ag->t;
-        binds[i].vk = ag->vk;
+        if (args) {
+            args[i] = (plan_ast *)a;
+        }
+    }
+    if (args) {
+        plan_ast *c = arena_alloc(cx->a, sizeof *c);
+        *c = *x;
+        c->args = args;
+        *out = c;
+    }
+    return DB_OK;
+}
+
+/* Resolve the GROUP BY items: a position names a select item (1054 outside the list, 1056
+ * on an aggregate), a bare name a table column first, else a select alias (MySQL). */
+static int
+group_keys(grp *g, db_error *err)
+{
+    plan_ectx *cx = g->cx;
+    const plan_ast_list *gl = g->st->group;
+    g->nkeys = gl ? gl->n : 0;
+    g->gk = arena_calloc(cx->a, g->nkeys + 1, sizeof *g->gk);
+    g->knode = arena_calloc(cx->a, g->nkeys + 1, sizeof *g->knode);
+    for (uint32_t k = 0; k < g->nkeys; k++) {
+        const plan_ast *x = gl->items[k];
+        const plan_ast *key = NULL;
+        if (x->kind == PA_INT && !x->has_parens) {
+            uint64_t pos = strtoull(x->name, NULL, 10);
+            if (pos < 1 || pos > g->nitems) {
+                return db_error_set(err, ER_BAD_FIELD_ERROR, x->name, "group statement");
+            }
+            key = g->items[pos - 1].expr;
+            if (has_agg(key)) {
+                return db_error_set(err, ER_WRONG_GROUP_FIELD, g->items[pos - 1].label);
+            }
+        } else if (x->kind == PA_COLUMN && !x->qual && input_col(g->ft, x) < 0) {
+            for (uint32_t i = 0; i < g->nitems && !key; i++) {
+                if (g->items[i].alias && strcasecmp(g->items[i].alias, x->name) == 0) {
+                    key = g->items[i].expr;
+                    if (has_agg(key)) {
+                        return db_error_set(err, ER_WRONG_GROUP_FIELD, g->items[i].label);
+                    }
+                }
+            }
+        }
+        if (!key) {
+            if (has_agg(x)) {
+                return db_error_set(err, ER_INVALID_GROUP_FUNC_USE);
+            }
+            key = x;
+        }
+        g->gk[k] = key;
+        plan_ast *n = arena_calloc(cx->a, 1, sizeof *n);
+        n->kind = PA_COLUMN;
+        n->name = "";
+        n->off = key->off;
+        n->end = key->end;
+        g->knode[k] = n;
+    }
+    return DB_OK;
+}
+
+/* The aggregate computed for call x, its arguments analysed over the table's columns. */
+static int
+agg_of(plan_ectx *cx, const from_table *ft, const plan_ast *x, plan_agg *ag, db_error *err)
+{
+    char *lname = arena_strdup(cx->a, x->name);
+    str_lower(lname, strlen(lname));
+    bool star = x->nargs == 1 && x->args[0]->kind == PA_STAR;
+    bool is_count = strcmp(lname, "count") == 0, is_gc = strcmp(lname, "group_concat") == 0;
+    if (x->nargs == 0 || (star && !is_count) || (star && x->agg_distinct) ||
+        (x->nargs > 1 && !(is_gc || (is_count && x->agg_distinct)))) {
+        return db_error_set(err, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, x->name);
+    }
+    memset(ag, 0, sizeof *ag);
+    ag->distinct = x->agg_distinct;
+    if (!star) {
+        plan_expr **args = arena_calloc(cx->a, x->nargs, sizeof *args);
+        for (uint32_t i = 0; i < x->nargs; i++) {
+            if (plan__analyze(cx, x->args[i], ft->binds, ft->ncols, "field list", &args[i], err) !=
+                DB_OK) {
+                return DB_ERR;
+            }
+        }
+        ag->args = args;
+        ag->nargs = x->nargs;
+        ag->arg = args[0];
+    }
+    const plan_expr *arg = ag->arg;
+    if (is_count) {
+        ag->kind = star ? PLAN_AGG_COUNT_STAR : PLAN_AGG_COUNT;
+        plan__type_bigint(&ag->t, 21, false);
+        ag->vk = PV_INT;
+    } else if (!strcmp(lname, "min") || !strcmp(lname, "max") || !strcmp(lname, "any_value")) {
+        ag->kind = lname[0] == 'a' ? PLAN_AGG_ANY_VALUE
+                                   : (lname[1] == 'i' ? PLAN_AGG_MIN : PLAN_AGG_MAX);
+        ag->t = arg->t;
+        ag->t.nullable = true;
+        ag->vk = arg->vk;
+    } else if (!strcmp(lname, "sum") || !strcmp(lname, "avg")) {
+        bool avg = lname[0] == 'a';
+        ag->kind = avg ? PLAN_AGG_AVG : PLAN_AGG_SUM;
+        if (arg->vk == PV_INT || arg->vk == PV_DECIMAL) {
+            int scale = arg->vk == PV_DECIMAL ? arg->t.scale : 0;
+            int prec = plan__num_prec(&arg->t) + (avg ? cx->div_incr : 22);
+            if (avg) {
+                scale += cx->div_incr;
+                scale = scale > PLAN_DEC_MAX_SCALE ? PLAN_DEC_MAX_SCALE : scale;
+            }
+            plan__type_decimal(&ag->t, prec > PLAN_DEC_MAX_PREC ? PLAN_DEC_MAX_PREC : prec, scale,
+                               true);
+            ag->vk = PV_DECIMAL;
+        } else {
+            plan__type_double(&ag->t, true);
+            ag->vk = PV_DOUBLE;
+        }
+    } else if (!strcmp(lname, "group_concat")) {
+        ag->kind = PLAN_AGG_GROUP_CONCAT;
+        int idx = plan__sysvar_find("group_concat_max_len");
+        int64_t max = idx >= 0 ? cx->s->vars[idx].i : 1024;
+        plan__type_string(&ag->t, max > 65535 ? 65535 : (uint32_t)max, true);
+        for (uint32_t i = 0; i < ag->nargs; i++) {
+            ag->t.is_binary |= ag->args[i]->vk == PV_STRING && ag->args[i]->t.is_binary;
+        }
+        ag->vk = PV_STRING;
+        if (x->has_sep) {
+            ag->sep = x->sep;
+            ag->sep_len = x->sep_len;
+        }
+        const plan_ast_list *ol = x->agg_order;
+        if (ol) {
+            plan_expr **ord = arena_calloc(cx->a, ol->n, sizeof *ord);
+            bool *desc = arena_calloc(cx->a, ol->n, sizeof *desc);
+            for (uint32_t i = 0; i < ol->n; i++) {
+                const plan_ast *o = ol->items[i];
+                if (o->kind == PA_INT && !o->has_parens) { /* a position among the arguments */
+                    uint64_t pos = strtoull(o->name, NULL, 10);
+                    if (pos < 1 || pos > ag->nargs) {
+                        return db_error_set(err, ER_BAD_FIELD_ERROR, o->name, "order clause");
+                    }
+                    ord[i] = ag->args[pos - 1];
+                } else if (plan__analyze(cx, o, ft->binds, ft->ncols, "order clause", &ord[i],
+                                         err) != DB_OK) {
+                    return DB_ERR;
+                }
+                desc[i] = i < 64 && (ol->desc_mask >> i) & 1;
+            }
+            ag->order = ord;
+            ag->order_desc = desc;
+            ag->norder = ol->n;
+        }
+    } else if (!strncmp(lname, "bit_", 4)) {
+        ag->kind = lname[4] == 'a' ? PLAN_AGG_BIT_AND
+                                   : (lname[4] == 'o' ? PLAN_AGG_BIT_OR : PLAN_AGG_BIT_XOR);
+        plan__type_bigint(&ag->t, 21, false);
+        ag->t.is_unsigned = true;
+        ag->vk = PV_INT;
+    } else {
+        /* std, stddev, stddev_pop, stddev_samp, variance, var_pop, var_samp */
+        bool samp = strstr(lname, "samp") != NULL;
+        bool var = lname[0] == 'v';
+        ag->kind = var ? (samp ? PLAN_AGG_VAR_SAMP : PLAN_AGG_VAR_POP)
+                       : (samp ? PLAN_AGG_STDDEV_SAMP : PLAN_AGG_STDDEV_POP);
+        plan__type_double(&ag->t, true);
+        ag->vk = PV_DOUBLE;
+    }
+    return DB_OK;
+}
+
+/* An aggregated query (GROUP BY, aggregates anywhere, or HAVING with them):
+ *   *root -> aggregate(keys, aggs) -> [filter HAVING]
+ * with the select list and ORDER BY analysed over the aggregate's output (sl, *keys). */
+static int
+plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op **root, sel_list *sl,
+             plan_sort_key **keys, db_error *err)
+{
+    grp g;
+    memset(&g, 0, sizeof g);
+    g.cx = cx;
+    g.st = st;
+    g.ft = ft;
+    int mi = plan__sysvar_find("sql_mode");
+    const char *mode = mi >= 0 ? cx->s->vars[mi].s : NULL;
+    g.full_group_by = mode && strcasestr(mode, "ONLY_FULL_GROUP_BY") != NULL;
+    /* The select list, stars expanded. */
+    uint32_t cap = st->nitems + ft->ncols * 2 + 1;
+    g.items = arena_calloc(cx->a, cap, sizeof *g.items);
+    for (uint32_t i = 0; i < st->nitems; i++) {
+        const plan_select_item *it = &st->items[i];
+        if (!it->is_star) {
+            xitem *x = &g.items[g.nitems++];
+            x->expr = it->expr;
+            x->alias = it->alias;
+            x->label = plan__item_label(cx, it);
+            x->col = -1;
+            continue;
+        }
+        sel_list tmp;
+        memset(&tmp, 0, sizeof tmp);
+        if (expand_star(cx, ft, it, &tmp, err) != DB_OK) {
+            return DB_ERR;
+        }
+        for (uint32_t c = 0; c < ft->ncols; c++) {
+            if (g.nitems == cap) {
+                break;
+            }
+            plan_ast *n = arena_calloc(cx->a, 1, sizeof *n);
+            n->kind = PA_COLUMN;
+            n->name = ft->colnames[c];
+            xitem *x = &g.items[g.nitems++];
+            x->expr = n;
+            x->label = ft->colnames[c];
+            x->col = (int)c;
+        }
+    }
+    if (group_keys(&g, err) != DB_OK) {
+        return DB_ERR;
+    }
+    g.key_grouped = ft->tbl && ft->tbl->sc.nkeys > 0 &&
+                    (ft->tbl->sc.keys == CAT_KEYS_UNIQUE || ft->tbl->sc.keys == CAT_KEYS_AGG);
+    for (uint32_t c = 0; g.key_grouped && c < ft->ncols; c++) {
+        if (!ft->tbl->cols[c].is_key) {
+            continue;
+        }
+        bool found = false;
+        for (uint32_t k = 0; k < g.nkeys && !found; k++) {
+            found = g.gk[k]->kind == PA_COLUMN && input_col(ft, g.gk[k]) == (int)c;
+        }
+        g.key_grouped = found;
+    }
+    plan_expr **kx = arena_calloc(cx->a, g.nkeys + 1, sizeof *kx);
+    for (uint32_t k = 0; k < g.nkeys; k++) { /* keys over the table's columns */
+        if (plan__analyze(cx, g.gk[k], ft->binds, ft->ncols, "group statement", &kx[k], err) !=
+            DB_OK) {
+            return DB_ERR;
+        }
+    }
+    /* Rewrite the select list, HAVING and the ORDER BY expressions. */
+    const plan_ast **sel = arena_calloc(cx->a, g.nitems + 1, sizeof *sel);
+    g.clause = "SELECT list";
+    for (uint32_t i = 0; i < g.nitems; i++) {
+        g.item_no = i + 1;
+        if (rewrite(&g, g.items[i].expr, false, &sel[i], err) != DB_OK) {
+            if (err->code == db_error_code_of(ER_BAD_FIELD_ERROR)) {
+                db_error_clear(err);
+                plan_expr *e; /* the analyser's own message for an unknown column */
+                if (plan__analyze(cx, g.items[i].expr, ft->binds, ft->ncols, "field list", &e,
+                                  err) == DB_OK) {
+                    db_error_set(err, ER_BAD_FIELD_ERROR, "?", "field list");
+                }
+            }
+            return DB_ERR;
+        }
+    }
+    const plan_ast *having = NULL;
+    if (st->having) {
+        g.clause = "HAVING clause";
+        g.item_no = 1;
+        if (rewrite(&g, st->having, true, &having, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    uint32_t nord = st->order ? st->order->n : 0;
+    int *ocol = arena_calloc(cx->a, nord + 1, sizeof *ocol);
+    const plan_ast **oast = arena_calloc(cx->a, nord + 1, sizeof *oast);
+    g.clause = "ORDER BY clause";
+    for (uint32_t i = 0; i < nord; i++) {
+        const plan_ast *x = st->order->items[i];
+        ocol[i] = -1;
+        if (x->kind == PA_INT && !x->has_parens) {
+            uint64_t pos = strtoull(x->name, NULL, 10);
+            if (pos < 1 || pos > g.nitems) {
+                return db_error_set(err, ER_BAD_FIELD_ERROR, x->name, "order clause");
+            }
+            ocol[i] = (int)(pos - 1);
+            continue;
+        }
+        if (x->kind == PA_COLUMN && !x->qual) {
+            for (uint32_t j = 0; j < g.nitems && ocol[i] < 0; j++) {
+                if (g.items[j].alias && strcasecmp(g.items[j].alias, x->name) == 0) {
+                    ocol[i] = (int)j;
+                }
+            }
+            for (uint32_t j = 0; j < g.nitems && ocol[i] < 0; j++) {
+                const plan_ast *e = g.items[j].expr;
+                if (!g.items[j].alias && e->kind == PA_COLUMN &&
+                    strcasecmp(e->name, x->name) == 0) {
+                    ocol[i] = (int)j;
+                }
+            }
+            if (ocol[i] >= 0) {
+                continue;
+            }
+        }
+        g.item_no = i + 1;
+        if (rewrite(&g, x, false, &oast[i], err) != DB_OK) {
+            if (err->code == db_error_code_of(ER_BAD_FIELD_ERROR)) {
+                db_error_clear(err);
+                db_error_set(err, ER_BAD_FIELD_ERROR,
+                             x->kind == PA_COLUMN ? x->name : plan__ast_print(cx->a, cx->sql, x),
+                             "order clause");
+            }
+            return DB_ERR;
+        }
+    }
+    /* The aggregate's output: the keys, then the aggregates. */
+    plan_bind_col *binds = arena_calloc(cx->a, g.nkeys + g.naggs + 1, sizeof *binds);
+    for (uint32_t k = 0; k < g.nkeys; k++) {
+        binds[k].name = "";
+        binds[k].ast = g.knode[k];
+        binds[k].t = kx[k]->t;
+        binds[k].vk = kx[k]->vk;
+    }
+    plan_agg *aggs = arena_calloc(cx->a, g.naggs + 1, sizeof *aggs);
+    for (uint32_t i = 0; i < g.naggs; i++) {
+        if (agg_of(cx, ft, g.aggs[i], &aggs[i], err) != DB_OK) {
+            return DB_ERR;
+        }
+        plan_bind_col *b = &binds[g.nkeys + i];
+        b->name = "";
+        b->ast = g.aggs[i];
+        b->t = aggs[i].t;
+        b->vk = aggs[i].vk;
+    }
+    uint32_t nb = g.nkeys + g.naggs;
+    plan_expr *hv = NULL;
+    if (having && plan__analyze(cx, having, binds, nb, "having clause", &hv, err) != DB_OK) {
+        return DB_ERR;
     }
     if (!cx->describe) {
-        *root = plan__op_agg(cx, *root, aggs, n);
+        *root = plan__op_hashagg(cx, *root, kx, g.nkeys, aggs, g.naggs);
+        if (hv) {
+            *root = plan__op_filter(cx, *root, hv);
+        }
     }
-    for (uint32_t i = 0; i < st->nitems; i++) {
+    for (uint32_t i = 0; i < g.nitems; i++) {
         plan_expr *e;
-        if (plan__analyze(cx, st->items[i].expr, binds, n, "field list", &e, err) != DB_OK) {
+        if (plan__analyze(cx, sel[i], binds, nb, "field list", &e, err) != DB_OK) {
             return DB_ERR;
         }
         plan_column c;
-        plan__col_init(&c, plan__item_label(cx, &st->items[i]), &e->t);
+        plan__col_init(&c, g.items[i].label, &e->t);
+        const plan_ast *src = g.items[i].expr;
+        int col = g.items[i].col >= 0 ? g.items[i].col
+                                      : (src->kind == PA_COLUMN ? input_col(ft, src) : -1);
+        if (col >= 0) {
+            column_meta(ft, (uint32_t)col, &c);
+        }
         sel_add(cx, sl, e, &c);
     }
     sl->nvis = sl->n;
+    if (nord) {
+        plan_sort_key *k = arena_calloc(cx->a, nord, sizeof *k);
+        for (uint32_t i = 0; i < nord; i++) {
+            if (ocol[i] < 0) {
+                plan_expr *e;
+                if (plan__analyze(cx, oast[i], binds, nb, "order clause", &e, err) != DB_OK) {
+                    return DB_ERR;
+                }
+                plan_column c;
+                plan__col_init(&c, "", &e->t);
+                ocol[i] = (int)sl->n;
+                sel_add(cx, sl, e, &c);
+            }
+            k[i].col = (uint32_t)ocol[i];
+            k[i].desc = st->order_desc[i];
+            k[i].nulls = st->order_nulls ? st->order_nulls[i] : 0;
+            k[i].mode = plan__cmp_mode(sl->exprs[ocol[i]], sl->exprs[ocol[i]]);
+        }
+        *keys = k;
+    }
     return DB_OK;
 }
 
@@ -422,9 +871,126 @@ order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, sel_list *s
         }
         k[i].col = (uint32_t)col;
         k[i].desc = st->order_desc[i];
+        k[i].nulls = st->order_nulls ? st->order_nulls[i] : 0;
         k[i].mode = plan__cmp_mode(sl->exprs[col], sl->exprs[col]);
     }
     *keys = k;
+    return DB_OK;
+}
+
+/* ---- DISTINCT ---- */
+
+/* The first column reference outside any aggregate, or NULL. */
+static const plan_ast *
+nonagg_column(const plan_ast *x)
+{
+    if (!x || is_agg_call(x)) {
+        return NULL;
+    }
+    if (x->kind == PA_COLUMN) {
+        return x;
+    }
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        const plan_ast *c = nonagg_column(x->args[i]);
+        if (c) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
+/* SELECT DISTINCT: an aggregate over the projected rows keyed on the visible columns; hidden
+ * ORDER BY columns ride along as ANY_VALUE (their columns must be selected: 3065). */
+static int
+plan_distinct(plan_ectx *cx, const plan_stmt *st, const from_table *ft, const sel_list *sl,
+              const plan_sort_key *keys, plan_op **root, db_error *err)
+{
+    for (uint32_t i = 0; keys && i < st->order->n; i++) {
+        if (keys[i].col < sl->nvis) {
+            continue;
+        }
+        const plan_ast *c = nonagg_column(st->order->items[i]);
+        int col = c ? input_col(ft, c) : -1;
+        if (col < 0) {
+            continue;
+        }
+        bool shown = false;
+        for (uint32_t j = 0; j < st->nitems && !shown; j++) {
+            const plan_select_item *it = &st->items[j];
+            shown = it->is_star || (it->expr->kind == PA_COLUMN && input_col(ft, it->expr) == col);
+        }
+        if (!shown) {
+            return db_error_set(
+                    err, ER_FIELD_IN_ORDER_NOT_SELECT, i + 1,
+                    arena_sprintf(cx->a, "%s.%s.%s", ft->schema, ft->org_table, ft->colnames[col]));
+        }
+    }
+    if (cx->describe) {
+        return DB_OK;
+    }
+    /* Column references over the projected row. */
+    plan_bind_col *b = arena_calloc(cx->a, sl->n, sizeof *b);
+    plan_ast **nodes = arena_calloc(cx->a, sl->n, sizeof *nodes);
+    plan_expr **refs = arena_calloc(cx->a, sl->n, sizeof *refs);
+    for (uint32_t i = 0; i < sl->n; i++) {
+        nodes[i] = arena_calloc(cx->a, 1, sizeof(plan_ast));
+        nodes[i]->kind = PA_COLUMN;
+        nodes[i]->name = "";
+        b[i].name = "";
+        b[i].ast = nodes[i];
+        b[i].t = sl->exprs[i]->t;
+        b[i].vk = sl->exprs[i]->vk;
+    }
+    for (uint32_t i = 0; i < sl->n; i++) {
+        if (plan__analyze(cx, nodes[i], b, sl->n, "field list", &refs[i], err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    uint32_t nh = sl->n - sl->nvis;
+    plan_agg *aggs = arena_calloc(cx->a, nh + 1, sizeof *aggs);
+    for (uint32_t i = 0; i < nh; i++) {
+        aggs[i].kind = PLAN_AGG_ANY_VALUE;
+        aggs[i].arg = refs[sl->nvis + i];
+        aggs[i].t = refs[sl->nvis + i]->t;
+        aggs[i].vk = refs[sl->nvis + i]->vk;
+    }
+    *root = plan__op_hashagg(cx, *root, refs, sl->nvis, aggs, nh);
+    return DB_OK;
+}
+
+/* HAVING of a query without grouping: select aliases replaced by their expressions. */
+static int
+having_plain(plan_ectx *cx, const plan_stmt *st, const plan_ast *x, const plan_ast **out)
+{
+    *out = x;
+    if (x->kind == PA_COLUMN && !x->qual) {
+        for (uint32_t i = 0; i < st->nitems; i++) {
+            const plan_select_item *it = &st->items[i];
+            if (it->alias && strcasecmp(it->alias, x->name) == 0) {
+                *out = it->expr;
+                return DB_OK;
+            }
+        }
+        return DB_OK;
+    }
+    plan_ast **args = NULL;
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        const plan_ast *a;
+        having_plain(cx, st, x->args[i], &a);
+        if (a != x->args[i] && !args) {
+            args = arena_alloc(cx->a, x->nargs * sizeof *args);
+            memcpy(args, x->args, x->nargs * sizeof *args);
+        }
+        if (args) {
+            args[i] = (plan_ast *)a;
+        }
+    }
+    if (args) {
+        plan_ast *c = arena_alloc(cx->a, sizeof *c);
+        *c = *x;
+        c->args = args;
+        *out = c;
+    }
     return DB_OK;
 }
 
@@ -470,9 +1036,6 @@ plan__select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_col
     if (st->ntables > 1) {
         return db_error_set(err, ER_NOT_SUPPORTED_YET, "JOIN");
     }
-    if (st->distinct) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "SELECT DISTINCT");
-    }
 
     plan_op *root = NULL;
     if (!cx->describe && ft.tbl) {
@@ -508,26 +1071,19 @@ plan__select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_col
         }
     }
 
-    bool is_agg = false;
+    bool is_agg = st->group != NULL || has_agg(st->having);
     for (uint32_t i = 0; i < st->nitems; i++) {
         is_agg |= !st->items[i].is_star && has_agg(st->items[i].expr);
+    }
+    for (uint32_t i = 0; st->order && i < st->order->n; i++) {
+        is_agg |= has_agg(st->order->items[i]);
     }
     sel_list sl;
     memset(&sl, 0, sizeof sl);
     plan_sort_key *keys = NULL;
     if (is_agg) {
-        if (plan_aggs(cx, st, &ft, &root, &sl, err) != DB_OK) {
+        if (plan_grouped(cx, st, &ft, &root, &sl, &keys, err) != DB_OK) {
             return DB_ERR;
-        }
-        /* One row: ORDER BY sorts nothing, but positions must exist. */
-        for (uint32_t i = 0; st->order && i < st->order->n; i++) {
-            const plan_ast *x = st->order->items[i];
-            if (x->kind == PA_INT && !x->has_parens) {
-                uint64_t pos = strtoull(x->name, NULL, 10);
-                if (pos < 1 || pos > sl.nvis) {
-                    return db_error_set(err, ER_BAD_FIELD_ERROR, x->name, "order clause");
-                }
-            }
         }
     } else {
         for (uint32_t i = 0; i < st->nitems; i++) {
@@ -553,15 +1109,32 @@ plan__select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_col
         if (st->order && order_keys(cx, st, &ft, &sl, &keys, err) != DB_OK) {
             return DB_ERR;
         }
+        if (st->having) {
+            /* HAVING without grouping filters rows; it may name select aliases (MySQL). */
+            const plan_ast *h;
+            plan_expr *hv;
+            if (having_plain(cx, st, st->having, &h) != DB_OK ||
+                plan__analyze(cx, h, ft.binds, ft.ncols, "having clause", &hv, err) != DB_OK) {
+                return DB_ERR;
+            }
+            if (root) {
+                root = plan__op_filter(cx, root, hv);
+            }
+        }
     }
 
     *colsp = sl.cols;
     *ncolsp = sl.nvis;
     *rootp = NULL;
+    if (!cx->describe) {
+        root = plan__op_project(cx, root, sl.exprs, sl.n);
+    }
+    if (st->distinct && plan_distinct(cx, st, &ft, &sl, keys, &root, err) != DB_OK) {
+        return DB_ERR;
+    }
     if (cx->describe) {
         return DB_OK;
     }
-    root = plan__op_project(cx, root, sl.exprs, sl.n);
     if (keys) {
         root = plan__op_sort(cx, root, keys, st->order->n);
     }

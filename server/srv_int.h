@@ -29,6 +29,7 @@
 #define SRV_HANDSHAKE_MAX      65536u /* largest packet accepted before authentication */
 #define SRV_CONNECT_TIMEOUT_MS 10000u
 #define SRV_READ_HIGH_WATER    (64u << 20) /* stop reading while this much input is queued */
+#define SRV_GC_INTERVAL_MS     2000u       /* tablet garbage collection period */
 
 typedef struct srv_server srv_server;
 typedef struct srv_conn srv_conn;
@@ -138,6 +139,9 @@ struct srv_server {
     uv_timer_t checkpoint_timer; /* looks every second whether a checkpoint is due */
     srv_job checkpoint_job;      /* at most one checkpoint runs at a time */
     bool checkpoint_running;     /* loop thread only */
+    uv_timer_t gc_timer;         /* tablet garbage collection every SRV_GC_INTERVAL_MS */
+    srv_job gc_job;              /* at most one collection runs at a time */
+    bool gc_running;             /* loop thread only */
     plan_server *plan;
     uint8_t root_stage2[20]; /* SHA1(SHA1(root_password)) */
     bool root_has_password;
@@ -155,6 +159,10 @@ struct srv_server {
 
 /* Milliseconds of a monotonic clock. */
 uint64_t srv_now_ms(void);
+/* Tablet garbage collection (srv_main.c, README.md §"Tablet garbage collection"): drop every
+ * tablet whose partition (tablet id >> 16) belongs to no live table and no table in the recycle
+ * bin. *ndropped (may be NULL) gets how many. Blocks on the edit log and file I/O: a worker. */
+int srv_gc_tablets(srv_server *s, size_t *ndropped, db_error *err);
 
 /* Start listening. ER_IO_ERROR on bind/listen failure. Loop thread. */
 int srv_listen_start(srv_server *s, db_error *err);

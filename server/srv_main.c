@@ -30,6 +30,9 @@ static void teardown(srv_server *s);
 static void on_checkpoint_timer(uv_timer_t *t);
 static void checkpoint_run(srv_job *job);
 static void checkpoint_done(srv_job *job);
+static void on_gc_timer(uv_timer_t *t);
+static void gc_run(srv_job *job);
+static void gc_done(srv_job *job);
 
 uint64_t
 srv_now_ms(void)
@@ -306,6 +309,11 @@ start(srv_server *s, db_error *err)
     uv_timer_start(&s->checkpoint_timer, on_checkpoint_timer, 1000, 1000);
     s->checkpoint_job.run = checkpoint_run;
     s->checkpoint_job.done = checkpoint_done;
+    uv_timer_init(&s->loop, &s->gc_timer);
+    s->gc_timer.data = s;
+    uv_timer_start(&s->gc_timer, on_gc_timer, SRV_GC_INTERVAL_MS, SRV_GC_INTERVAL_MS);
+    s->gc_job.run = gc_run;
+    s->gc_job.done = gc_done;
     if (srv_listen_start(s, err) != DB_OK) {
         return DB_ERR;
     }
@@ -364,6 +372,77 @@ checkpoint_done(srv_job *job)
 {
     srv_server *s = (srv_server *)((char *)job - offsetof(srv_server, checkpoint_job));
     s->checkpoint_running = false;
+}
+
+/* ---- tablet garbage collection ---- */
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int
+srv_gc_tablets(srv_server *s, size_t *ndropped, db_error *err)
+{
+    /* Tablets first, partitions second: a partition is in the catalog before any write creates
+     * one of its tablets (DDL commits first), so every tablet listed here whose partition is
+     * missing from the later catalog view was dropped, truncated away or erased from the
+     * recycle bin. The other order could drop the first tablet of a table created between the
+     * two reads. */
+    uint64_t *tablets = NULL;
+    size_t ntablets = stor_engine_tablet_ids(s->engine, &tablets);
+    int64_t *parts = NULL;
+    size_t nparts = cat_meta_partition_ids(s->meta, &parts);
+    size_t ngarbage = 0;
+    for (size_t i = 0; i < ntablets; i++) {
+        int64_t part = (int64_t)(tablets[i] >> 16);
+        if (bsearch(&part, parts, nparts, sizeof *parts, cmp_i64) == NULL) {
+            tablets[ngarbage++] = tablets[i];
+        }
+    }
+    int rc = DB_OK;
+    if (ngarbage > 0) {
+        rc = stor_engine_drop_tablets(s->engine, tablets, ngarbage, err);
+    }
+    if (ndropped != NULL) {
+        *ndropped = rc == DB_OK ? ngarbage : 0;
+    }
+    mem_free(parts);
+    mem_free(tablets);
+    return rc;
+}
+
+/* Every SRV_GC_INTERVAL_MS: collect on a worker (the loop never blocks on I/O), one at a time. */
+static void
+on_gc_timer(uv_timer_t *t)
+{
+    srv_server *s = t->data;
+    if (!s->gc_running && !s->shutting_down) {
+        s->gc_running = true;
+        srv_pool_submit(s->pool, &s->gc_job);
+    }
+}
+
+static void
+gc_run(srv_job *job)
+{
+    srv_server *s = (srv_server *)((char *)job - offsetof(srv_server, gc_job));
+    db_error e = {0};
+    size_t n = 0;
+    if (srv_gc_tablets(s, &n, &e) != DB_OK) {
+        log_warn("tablet garbage collection failed: %s", e.msg);
+    } else if (n > 0) {
+        log_info("dropped %zu tablets of dropped tables or partitions", n);
+    }
+}
+
+static void
+gc_done(srv_job *job)
+{
+    srv_server *s = (srv_server *)((char *)job - offsetof(srv_server, gc_job));
+    s->gc_running = false;
 }
 
 static void

@@ -23,11 +23,18 @@
 #include "common/log.h"
 #include "common/mem.h"
 
-#define CUM_MIN_ROWSETS  5          /* background: cumulative when this many small rowsets */
-#define CUM_MAX_ROWS     (1u << 20) /* a rowset with fewer rows is small */
-#define BASE_MIN_ROWSETS 10         /* background: base when the tablet has this many */
-#define BASE_MIN_CUM     2          /* ... or this many cumulative outputs since the last base */
-#define CHUNK_ROWS       4096       /* rows gathered per output append */
+#define CUM_MIN_ROWSETS 5 /* background: cumulative when this many small rowsets */
+#define CUM_MAX_ROWS                                                         \
+    (1u << 18) /* a rowset with fewer rows is small: cumulative picks it;    \
+                  a cumulative output reaching it is promoted (not re-merged \
+                  by cumulative compaction, so rows are not rewritten again  \
+                  and again while a table grows) */
+#define BASE_MIN_ROWSETS                                         \
+    10 /* background: base when the tablet has this many rowsets \
+          and the newer rows reach BASE_RATIO of the oldest's */
+#define BASE_RATIO       0.3
+#define BASE_MAX_ROWSETS 40   /* ... or this many, whatever the sizes (bounds a scan's segments) */
+#define CHUNK_ROWS       4096 /* rows gathered per output append */
 
 /* One input rowset being merged: its current segment fully decoded. */
 typedef struct input {
@@ -330,30 +337,44 @@ merge_rows(merge *mg, db_error *err)
         }
     }
     while (!mg->schema_differs) {
-        input *best = NULL;
+        /* The smallest current key (best) and the next smallest of the other inputs (second):
+         * best's rows are then taken as long as they stay below second, so inputs with disjoint
+         * key ranges (a sequential load) cost one comparison per row, not one per input. */
+        input *best = NULL, *second = NULL;
         for (uint32_t i = 0; i < mg->nins; i++) {
             input *in = &mg->ins[i];
-            if (in->row < in->nrows && (best == NULL || key_cmp(in, best) < 0)) {
+            if (in->row >= in->nrows) {
+                continue;
+            }
+            if (best == NULL || key_cmp(in, best) < 0) {
+                second = best;
                 best = in;
+            } else if (second == NULL || key_cmp(in, second) < 0) {
+                second = in;
             }
         }
         if (best == NULL) {
             break;
         }
-        mg->maps[best - mg->ins].map[best->seg][best->row] = (uint32_t)mg->out_rows++;
-        mg->pend[mg->npend++] = (pending){(uint32_t)(best - mg->ins), best->row};
-        best->row++;
-        if ((mg->npend == CHUNK_ROWS || mg->seg_rows + mg->npend == STOR_COMPACT_SEG_ROWS) &&
-            flush_pending(mg, err) != DB_OK) {
-            return DB_ERR;
-        }
-        if (mg->out_rows >= STOR_COMPACT_DROPPED - 1) {
-            mg->schema_differs = true; /* too large for the mapping: give up (never in practice) */
-            break;
-        }
-        if (input_settle(mg, best, err) != DB_OK) {
-            return DB_ERR;
-        }
+        do {
+            mg->maps[best - mg->ins].map[best->seg][best->row] = (uint32_t)mg->out_rows++;
+            mg->pend[mg->npend++] = (pending){(uint32_t)(best - mg->ins), best->row};
+            best->row++;
+            if ((mg->npend == CHUNK_ROWS || mg->seg_rows + mg->npend == STOR_COMPACT_SEG_ROWS) &&
+                flush_pending(mg, err) != DB_OK) {
+                return DB_ERR;
+            }
+            if (mg->out_rows >= STOR_COMPACT_DROPPED - 1) {
+                mg->schema_differs = true; /* too large for the mapping: give up (never) */
+                break;
+            }
+            if (input_settle(mg, best, err) != DB_OK) {
+                return DB_ERR;
+            }
+            /* ties go to the older input (lower index), as in the full scan above */
+        } while (!mg->schema_differs && best->row < best->nrows &&
+                 (second == NULL || key_cmp(best, second) < 0 ||
+                  (key_cmp(best, second) == 0 && best < second)));
     }
     if (mg->schema_differs) {
         return DB_OK;
@@ -570,7 +591,14 @@ pick_kind(stor_tablet *t)
     size_t from = 0, to = 0;
     pick_run(&snap, STOR_COMPACT_CUMULATIVE, base_version, &from, &to);
     stor_compact_kind k = 0;
-    if (snap.nrowsets >= BASE_MIN_ROWSETS || (ncum >= BASE_MIN_CUM && snap.nrowsets >= 2)) {
+    uint64_t newer = 0;
+    for (size_t i = 1; i < snap.nrowsets; i++) {
+        newer += snap.rowsets[i].rows;
+    }
+    (void)ncum;
+    if (snap.nrowsets >= BASE_MAX_ROWSETS ||
+        (snap.nrowsets >= BASE_MIN_ROWSETS &&
+         (double)newer >= BASE_RATIO * (double)(snap.nrowsets > 0 ? snap.rowsets[0].rows : 0))) {
         k = STOR_COMPACT_BASE;
     } else if (to - from >= CUM_MIN_ROWSETS) {
         k = STOR_COMPACT_CUMULATIVE;

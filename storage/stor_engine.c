@@ -4,7 +4,9 @@
  * of other modules; stor_txn_commit encodes ONE edit-log record (STOR_REC_COMMIT), appends it
  * (durable) and then publishes it through the same decode + publish path the replay uses, so a
  * replayed record re-publishes identically. The image section holds every tablet. Also the
- * removal of orphan segment files after a crash. See README.md §Formats "Commit record". */
+ * drop record (stor_engine_drop_tablets: tablets leave the map for a graveyard, their files are
+ * retired like compaction inputs) and the removal of orphan segment files after a crash. See
+ * README.md §Formats "Commit record", §"Dropping tablets". */
 #include "storage/stor_int.h"
 
 #include <dirent.h>
@@ -35,6 +37,9 @@
 #define COMPACT_MAGIC       0x50435652u /* "RVCP" read as u32le */
 #define COMPACT_FORMAT      1
 #define COMPACT_FIXED       56
+#define DROP_MAGIC          0x54445652u /* "RVDT" read as u32le */
+#define DROP_FORMAT         1
+#define DROP_FIXED          16
 
 /* One published tablet. */
 struct stor_tablet {
@@ -65,6 +70,10 @@ struct stor_tablet {
     uint64_t base_version;   /* version of the last base output (0 = none since start) */
     uint32_t ncum;           /* cumulative outputs since the last base compaction */
     int32_t delete_sign_uid; /* uid of __DORIS_DELETE_SIGN__ (MoW), -1 = unknown / none */
+    /* Set (under commit_mu and lock, never cleared) when a STOR_REC_DROP publishes: the tablet
+     * has left the map for the graveyard, its rowsets went to the retired list; commits and
+     * compactions naming it fail. */
+    bool dropped;
 };
 
 /* Input rowsets replaced by a compaction, kept until no snapshot from before it is alive. */
@@ -75,6 +84,7 @@ typedef struct retired {
     size_t nrowsets;
     char **paths; /* owned; full paths of the segment files */
     size_t npaths;
+    bool is_drop; /* a dropped tablet's files: the purge also releases t's bitmaps and index */
 } retired;
 
 /* Live snapshots of one epoch. */
@@ -96,8 +106,18 @@ struct stor_engine {
     pthread_mutex_t map_mu; /* protects tablets / ntablets / cap (not the tablets' contents) */
     stor_tablet **tablets;  /* sorted by id, unique; owned */
     size_t ntablets, cap;
+    /* Dropped tablets (map_mu): sorted by id, owned, freed only by stor_engine_free. Scans,
+     * writers and compaction hold stor_tablet pointers without any registration that the drop
+     * could wait for, so the object (a few hundred bytes once purged) outlives every holder. */
+    stor_tablet **graveyard;
+    size_t ngrave, grave_cap;
     pthread_mutex_t commit_mu; /* serializes commits: version choice, append, publish */
-    extra_handler *extras;     /* registered before the replay; immutable afterwards */
+    /* TSO of the last commit whose tablets are all published (0 = none). A statement that cuts
+     * every tablet snapshot at this TSO sees each commit wholly or not at all, even when the
+     * commit spans tablets it snapshots one after another. Written under commit_mu (publish,
+     * replay, image load), read by anyone. */
+    _Atomic uint64_t visible_tso;
+    extra_handler *extras; /* registered before the replay; immutable afterwards */
     size_t nextras;
     /* Next rowset id to hand out: above every rowset id published (live, replay, image load),
      * so ids are unique within every tablet, also across restarts. */
@@ -188,6 +208,8 @@ static int replay_commit(void *ctx, uint16_t type, uint64_t seq, const void *pay
                          db_error *err);
 static int replay_compact(void *ctx, uint16_t type, uint64_t seq, const void *payload, size_t len,
                           db_error *err);
+static int replay_drop(void *ctx, uint16_t type, uint64_t seq, const void *payload, size_t len,
+                       db_error *err);
 static int corrupt(db_error *err, const char *what);
 static int image_write(void *ctx, uint64_t seq, buf *out, db_error *err);
 static int image_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err);
@@ -308,6 +330,7 @@ stor_engine_new(const char *root_path, cat_editlog *log, db_error *err)
     e->rcache = stor_rcache_new(ENGINE_RCACHE_IDLE);
     cat_editlog_register(log, STOR_REC_COMMIT, "storage commit", replay_commit, e);
     cat_editlog_register(log, STOR_REC_COMPACT, "storage compaction", replay_compact, e);
+    cat_editlog_register(log, STOR_REC_DROP, "storage tablet drop", replay_drop, e);
     cat_editlog_register_section(log, STOR_IMG_TABLETS, "storage tablets", image_write, image_load,
                                  e);
     return e;
@@ -332,6 +355,10 @@ stor_engine_free(stor_engine *e)
         tablet_free(e->tablets[i]);
     }
     mem_free(e->tablets);
+    for (size_t i = 0; i < e->ngrave; i++) {
+        tablet_free(e->graveyard[i]);
+    }
+    mem_free(e->graveyard);
     mem_free(e->extras);
     mem_free(e->stages);
     stor_cache_free(e->cache);
@@ -360,20 +387,34 @@ find_extra(const stor_engine *e, uint16_t kind)
     return NULL;
 }
 
-/* Index of the first tablet with id >= id (map_mu held). */
+/* Index of the first tablet of arr[0..n) with id >= id (map_mu held). */
 static size_t
-tablet_pos(const stor_engine *e, uint64_t id)
+tablet_pos_in(stor_tablet *const *arr, size_t n, uint64_t id)
 {
-    size_t lo = 0, hi = e->ntablets;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (e->tablets[mid]->id < id) {
+        if (arr[mid]->id < id) {
             lo = mid + 1;
         } else {
             hi = mid;
         }
     }
     return lo;
+}
+
+static size_t
+tablet_pos(const stor_engine *e, uint64_t id)
+{
+    return tablet_pos_in(e->tablets, e->ntablets, id);
+}
+
+/* The dropped tablet with id, or NULL (map_mu held). */
+static stor_tablet *
+grave_find(const stor_engine *e, uint64_t id)
+{
+    size_t g = tablet_pos_in(e->graveyard, e->ngrave, id);
+    return g < e->ngrave && e->graveyard[g]->id == id ? e->graveyard[g] : NULL;
 }
 
 stor_tablet *
@@ -384,6 +425,8 @@ stor_engine_tablet(stor_engine *e, uint64_t tablet_id, bool create)
     stor_tablet *t = NULL;
     if (i < e->ntablets && e->tablets[i]->id == tablet_id) {
         t = e->tablets[i];
+    } else if ((t = grave_find(e, tablet_id)) != NULL) {
+        /* dropped: the same object, never recreated (partition ids are never reused) */
     } else if (create) {
         t = tablet_new(e, tablet_id);
         if (e->ntablets == e->cap) {
@@ -491,6 +534,12 @@ tablet_free(stor_tablet *t)
 }
 
 uint64_t
+stor_engine_visible_tso(stor_engine *e)
+{
+    return atomic_load(&e->visible_tso);
+}
+
+uint64_t
 stor_tablet_id(const stor_tablet *t)
 {
     return t->id;
@@ -593,6 +642,16 @@ stor_tablet_deleted(stor_tablet *t, uint64_t rowset_id, uint32_t segment_id, uin
     roaring_bitmap_t *r = stor_dbm_merged(t->dbm, rowset_id, segment_id, read_version); /* I2 */
     pthread_rwlock_unlock(&t->lock);
     return r;
+}
+
+bool
+stor_tablet_row_deleted(stor_tablet *t, uint64_t rowset_id, uint32_t segment_id, uint32_t row,
+                        uint64_t read_version)
+{
+    pthread_rwlock_rdlock(&t->lock);
+    bool d = stor_dbm_is_deleted(t->dbm, rowset_id, segment_id, row, read_version); /* I2 */
+    pthread_rwlock_unlock(&t->lock);
+    return d;
 }
 
 void
@@ -804,6 +863,14 @@ stor_txn_commit_at(stor_engine *e, stor_txn *txn, cat_tso *alloc, uint64_t *tsop
             is_dup = txn->tablets[i].has_rowset && tablet_has_rowset(t, txn->tablets[i].rowset_id);
             pthread_rwlock_unlock(&t->lock);
         }
+        if (t != NULL && t->dropped) { /* dropped under commit_mu: a stale write */
+            char why[128];
+            snprintf(why, sizeof why,
+                     "tablet %" PRIu64 " was dropped (its table or partition is gone)",
+                     txn->tablets[i].tablet_id);
+            rc = db_error_set(err, ER_STOR_COMMIT_BAD, why);
+            goto out;
+        }
         const char *gone = NULL;
         uint64_t gone_rs = 0;
         for (size_t j = 0; t != NULL && j < txn->tablets[i].ndels && gone == NULL; j++) {
@@ -938,7 +1005,7 @@ publish(stor_engine *e, const dec_commit *c, bool is_replay, db_error *err)
         bool ok = d->version == 1; /* a tablet that does not exist yet is at version 0 */
         if (t != NULL) {
             pthread_rwlock_rdlock(&t->lock);
-            ok = d->version == t->version + 1 &&
+            ok = !t->dropped && d->version == t->version + 1 &&
                  !(d->has_rowset && tablet_has_rowset(t, d->rowset_id));
             pthread_rwlock_unlock(&t->lock);
         }
@@ -980,6 +1047,9 @@ publish(stor_engine *e, const dec_commit *c, bool is_replay, db_error *err)
         }
         t->version = d->version;
         pthread_rwlock_unlock(&t->lock);
+    }
+    if (c->tso > atomic_load(&e->visible_tso)) {
+        atomic_store(&e->visible_tso, c->tso);
     }
     for (uint32_t i = 0; i < c->nextras; i++) {
         const extra_handler *h = find_extra(e, c->extras[i].kind);
@@ -1148,6 +1218,9 @@ image_load_tablet(stor_engine *e, cursor *cur, uint64_t prev_id, bool is_first, 
             t->vtso = n ? mem_calloc((size_t)n, sizeof *t->vtso) : NULL;
             for (uint64_t v = 0; v < n; v++) {
                 t->vtso[v] = cur_u(cur, 8);
+                if (t->vtso[v] > atomic_load(&e->visible_tso)) {
+                    atomic_store(&e->visible_tso, t->vtso[v]);
+                }
             }
         }
     }
@@ -1503,7 +1576,7 @@ publish_compact(stor_engine *e, const dec_compact *d, retired *rt, db_error *err
     bool names_ok = read_names(&nc, d->nsegments, m.segments);
     DB_ASSERT(names_ok);
     pthread_rwlock_wrlock(&t->lock);
-    size_t i0 = compact_inputs_at(t, d);
+    size_t i0 = t->dropped ? SIZE_MAX : compact_inputs_at(t, d);
     if (i0 == SIZE_MAX) {
         pthread_rwlock_unlock(&t->lock);
         rowset_meta_destroy(&m);
@@ -1775,7 +1848,7 @@ stor__compact_publish(stor_engine *e, stor_tablet *t, const stor__compact_out *o
     pthread_mutex_lock(&t->write_mu);
     pthread_mutex_lock(&e->commit_mu);
     pthread_rwlock_rdlock(&t->lock);
-    bool ok = true;
+    bool ok = !t->dropped; /* a drop publishes under commit_mu too */
     for (uint32_t i = 0; i < o->ninputs && ok; i++) {
         ok = tablet_has_rowset(t, o->inputs[i].rowset_id);
     }
@@ -1819,6 +1892,26 @@ out:
     return rc;
 }
 
+/* Release what a dropped tablet still holds once no snapshot from before its drop is alive:
+ * its delete bitmaps, version TSOs and primary-key index (the object itself stays in the
+ * graveyard). Takes write_mu (a stale MoW writer may still hold the tablet) then lock. */
+static void
+drop_release(stor_tablet *t)
+{
+    pthread_mutex_lock(&t->write_mu);
+    stor_pkindex_free(t->pk);
+    t->pk = NULL;
+    t->pk_ready = false;
+    pthread_rwlock_wrlock(&t->lock);
+    stor_dbm_free(t->dbm);
+    t->dbm = stor_dbm_new();
+    mem_free(t->vtso);
+    t->vtso = NULL;
+    t->nvtso = t->vcap = 0;
+    pthread_rwlock_unlock(&t->lock);
+    pthread_mutex_unlock(&t->write_mu);
+}
+
 size_t
 stor_engine_purge_retired(stor_engine *e)
 {
@@ -1838,16 +1931,23 @@ stor_engine_purge_retired(stor_engine *e)
         if (r.t == NULL) {
             break;
         }
-        pthread_rwlock_wrlock(&r.t->lock);
-        for (size_t i = 0; i < r.nrowsets && stor_dbm_nsegments(r.t->dbm) > 0; i++) {
-            stor_dbm_drop_rowset(r.t->dbm, r.rowsets[i]);
+        if (r.is_drop) {
+            drop_release(r.t);
+        } else {
+            pthread_rwlock_wrlock(&r.t->lock);
+            for (size_t i = 0; i < r.nrowsets && stor_dbm_nsegments(r.t->dbm) > 0; i++) {
+                stor_dbm_drop_rowset(r.t->dbm, r.rowsets[i]);
+            }
+            pthread_rwlock_unlock(&r.t->lock);
         }
-        pthread_rwlock_unlock(&r.t->lock);
         for (size_t i = 0; i < r.npaths; i++) {
             stor_rcache_forget(e->rcache, r.paths[i]); /* idle pooled readers of the file */
             if (unlink(r.paths[i]) == 0) {
                 nfiles++;
             }
+        }
+        if (r.is_drop) {
+            (void)rmdir(r.t->dir); /* fails while a stale writer's file is there: an orphan */
         }
         retired_destroy(&r);
     }
@@ -1943,4 +2043,175 @@ stor__engine_nretired(stor_engine *e)
     size_t n = e->nretired;
     pthread_mutex_unlock(&e->epoch_mu);
     return n;
+}
+
+/* ==== drop record: encode, decode, publish, replay (README §Formats "Drop record") ==== */
+
+size_t
+stor_engine_tablet_ids(stor_engine *e, uint64_t **out)
+{
+    size_t n = 0;
+    *out = stor__engine_tablet_ids(e, &n);
+    return n;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Decode and check a drop record completely; *ids points into p (n × u64le, ascending). */
+static int
+decode_drop(const uint8_t *p, size_t len, const uint8_t **ids, uint32_t *n, db_error *err)
+{
+    if (!check_crc(p, len, DROP_FIXED)) {
+        return corrupt(err, "drop record too short or CRC mismatch");
+    }
+    cursor cur = {p, len - CRC_SIZE, 0, false};
+    uint32_t magic = (uint32_t)cur_u(&cur, 4);
+    uint16_t format = (uint16_t)cur_u(&cur, 2);
+    uint16_t reserved = (uint16_t)cur_u(&cur, 2);
+    *n = (uint32_t)cur_u(&cur, 4);
+    (void)cur_u(&cur, 4);
+    if (magic != DROP_MAGIC || format != DROP_FORMAT || reserved != 0 || *n == 0 ||
+        (uint64_t)*n * 8 != cur.len - cur.off) {
+        return corrupt(err, "bad drop record header");
+    }
+    *ids = cur_take(&cur, 8 * (size_t)*n);
+    for (uint32_t i = 1; i < *n; i++) {
+        if (stor__get_u64(*ids + 8 * (size_t)i) <= stor__get_u64(*ids + 8 * (size_t)(i - 1))) {
+            return corrupt(err, "drop record ids are not strictly ascending");
+        }
+    }
+    return DB_OK;
+}
+
+/* Publish a decoded drop record (commit_mu held live; single-threaded at replay). Each named
+ * tablet leaves the map (unknown ids are skipped). Replay frees it at once (no reader exists;
+ * its files become orphans for stor_engine_remove_orphans). Live, it moves to the graveyard:
+ * under its exclusive lock it is marked dropped and its rowsets move to a retired entry of the
+ * current epoch, then the epoch is bumped (snapshots from now on name none of those files). */
+static void
+publish_drop(stor_engine *e, const uint8_t *ids, uint32_t n, bool is_replay)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t id = stor__get_u64(ids + 8 * (size_t)k);
+        pthread_mutex_lock(&e->map_mu);
+        size_t i = tablet_pos(e, id);
+        if (i >= e->ntablets || e->tablets[i]->id != id) {
+            pthread_mutex_unlock(&e->map_mu);
+            continue;
+        }
+        stor_tablet *t = e->tablets[i];
+        memmove(&e->tablets[i], &e->tablets[i + 1], (e->ntablets - i - 1) * sizeof *e->tablets);
+        e->ntablets--;
+        if (!is_replay) {
+            DB_ASSERT(grave_find(e, id) == NULL);
+            if (e->ngrave == e->grave_cap) {
+                e->grave_cap = e->grave_cap == 0 ? 16 : e->grave_cap * 2;
+                e->graveyard = mem_realloc(e->graveyard, e->grave_cap * sizeof *e->graveyard);
+            }
+            size_t g = tablet_pos_in(e->graveyard, e->ngrave, id);
+            memmove(&e->graveyard[g + 1], &e->graveyard[g], (e->ngrave - g) * sizeof *e->graveyard);
+            e->graveyard[g] = t;
+            e->ngrave++;
+        }
+        pthread_mutex_unlock(&e->map_mu);
+        if (is_replay) {
+            tablet_free(t);
+            continue;
+        }
+        retired rt = {.t = t, .is_drop = true};
+        pthread_rwlock_wrlock(&t->lock);
+        t->dropped = true;
+        for (size_t r = 0; r < t->nrowsets; r++) {
+            stor_rowset_meta *m = &t->rowsets[r];
+            rt.paths = mem_realloc(rt.paths, (rt.npaths + m->nsegments + 1) * sizeof(char *));
+            for (uint32_t s = 0; s < m->nsegments; s++) {
+                size_t plen = strlen(t->dir) + strlen(m->segments[s]) + 2;
+                char *path = mem_alloc(plen);
+                snprintf(path, plen, "%s/%s", t->dir, m->segments[s]);
+                rt.paths[rt.npaths++] = path;
+            }
+            rowset_meta_destroy(m);
+        }
+        t->nrowsets = 0; /* later snapshots are empty; the marks stay for older ones */
+        pthread_rwlock_unlock(&t->lock);
+        pthread_mutex_lock(&e->epoch_mu);
+        rt.epoch = e->cur_epoch++;
+        if (e->nretired == e->retired_cap) {
+            e->retired_cap = e->retired_cap == 0 ? 8 : e->retired_cap * 2;
+            e->retired = mem_realloc(e->retired, e->retired_cap * sizeof *e->retired);
+        }
+        e->retired[e->nretired++] = rt;
+        pthread_mutex_unlock(&e->epoch_mu);
+    }
+}
+
+static int
+replay_drop(void *ctx, uint16_t type, uint64_t seq, const void *payload, size_t len, db_error *err)
+{
+    (void)type;
+    (void)seq;
+    stor_engine *e = ctx;
+    const uint8_t *ids = NULL;
+    uint32_t n = 0;
+    if (decode_drop(payload, len, &ids, &n, err) != DB_OK) {
+        return DB_ERR;
+    }
+    publish_drop(e, ids, n, true);
+    return DB_OK;
+}
+
+int
+stor_engine_drop_tablets(stor_engine *e, const uint64_t *ids, size_t n, db_error *err)
+{
+    uint64_t *sorted = mem_calloc(n + 1, sizeof *sorted);
+    if (n > 0) {
+        memcpy(sorted, ids, n * sizeof *ids);
+        qsort(sorted, n, sizeof *sorted, cmp_u64);
+    }
+    buf rec;
+    buf_init(&rec);
+    int rc = DB_OK;
+    pthread_mutex_lock(&e->commit_mu);
+    /* Under commit_mu no commit or compaction publishes: keep the ids the map holds now. */
+    size_t m = 0;
+    pthread_mutex_lock(&e->map_mu);
+    for (size_t i = 0; i < n; i++) {
+        size_t at = tablet_pos(e, sorted[i]);
+        bool present = at < e->ntablets && e->tablets[at]->id == sorted[i];
+        if (present && (m == 0 || sorted[m - 1] != sorted[i])) {
+            sorted[m++] = sorted[i];
+        }
+    }
+    pthread_mutex_unlock(&e->map_mu);
+    if (m > 0 && m <= UINT32_MAX) {
+        buf_put_u32le(&rec, DROP_MAGIC);
+        buf_put_u16le(&rec, DROP_FORMAT);
+        buf_put_u16le(&rec, 0);
+        buf_put_u32le(&rec, (uint32_t)m);
+        buf_put_u32le(&rec, 0);
+        for (size_t i = 0; i < m; i++) {
+            buf_put_u64le(&rec, sorted[i]);
+        }
+        buf_put_u32le(&rec, crc32c(rec.data, rec.len));
+        const uint8_t *dids = NULL;
+        uint32_t dn = 0;
+        rc = decode_drop(rec.data, rec.len, &dids, &dn, err); /* I14: publish what replay will */
+        DB_ASSERT(rc == DB_OK);
+        rc = cat_editlog_append(e->log, STOR_REC_DROP, rec.data, rec.len, NULL, err);
+        if (rc == DB_OK) {
+            publish_drop(e, dids, dn, false);
+        }
+    }
+    pthread_mutex_unlock(&e->commit_mu);
+    buf_destroy(&rec);
+    mem_free(sorted);
+    if (rc == DB_OK && m > 0) {
+        stor_engine_purge_retired(e);
+    }
+    return rc;
 }

@@ -94,6 +94,45 @@ void stor__page_encode(const stor_vec *v, uint32_t from, uint32_t n, buf *out, u
 const char *stor__page_decode(stor_vec_kind kind, const uint8_t *p, size_t len, uint32_t nrows,
                               uint32_t null_count, arena *a, stor_vec *out);
 
+/* Random access to the rows of one encoded page (stor__page_view_init): the header, NULL
+ * bitmap and body layout are checked once; rows are then read one by one without decoding the
+ * rest of the page. Points into the page bytes, which must outlive the view. */
+typedef struct stor__page_view {
+    stor_vec_kind kind;
+    uint8_t enc;
+    uint32_t n;            /* rows */
+    const uint8_t *nulls;  /* NULL bitmap in the page, or NULL */
+    const uint8_t *packed; /* FOR / DICT: bit-packed values or codes; PLAIN numbers: values */
+    unsigned width;        /* FOR / DICT bit width */
+    uint64_t base;         /* FOR base */
+    uint32_t ndict;        /* DICT: dictionary entries */
+    const uint8_t *data;   /* BYTES: string bytes (PLAIN) or dictionary bytes (DICT) */
+    uint64_t *offs;        /* BYTES: n + 1 (PLAIN) or ndict + 1 (DICT) prefix offsets into data */
+} stor__page_view;
+
+/* Check page p[0..len) as stor__page_decode does (minus per-row checks of rows never read:
+ * dictionary codes are checked when read) and set up *v; offsets go to arena a (O(n) only for
+ * PLAIN strings, O(ndict) for DICT). Returns NULL or a reason. */
+const char *stor__page_view_init(stor__page_view *v, stor_vec_kind kind, const uint8_t *p,
+                                 size_t len, uint32_t nrows, uint32_t null_count, arena *a);
+/* True when row i of the view is NULL. */
+bool stor__page_view_is_null(const stor__page_view *v, uint32_t i);
+/* Rows [from, from + n) of the view as a vector (arena a), exactly as stor__page_decode would
+ * return them after slicing: NULL rows hold 0 / empty; nulls is set when the page has NULLs.
+ * Returns NULL or a reason (a dictionary code out of range). */
+const char *stor__page_view_rows(const stor__page_view *v, uint32_t from, uint32_t n, arena *a,
+                                 stor_vec *out);
+/* Binary search in rows [from, to) of a page sorted ascending with NULLs first: *pos = the
+ * first row whose value is >= k (upper false) or > k (upper true); NULL rows are below every
+ * key. k == NULL (no bound): first non-NULL row (upper false) or `to` (upper true). The field of
+ * k matching the page's kind is used; NaN sorts after every number. */
+const char *stor__page_view_bound(const stor__page_view *v, uint32_t from, uint32_t to,
+                                  const stor_key *k, bool upper, uint32_t *pos);
+
+/* stor_segment_read_rows reads a slice of a page through a page view (decoding only its rows)
+ * when the slice is under 1/STOR_SLICE_FRACTION of the page, else decodes the whole page. */
+#define STOR_SLICE_FRACTION 8u
+
 /* zstd-compress raw[0..len) at level into out (cleared first). Returns STOR_COMP_ZSTD when the
  * result is smaller than len, else STOR_COMP_NONE (out's contents are then meaningless). */
 uint8_t stor__page_compress(const uint8_t *raw, size_t len, int level, buf *out);
@@ -116,6 +155,17 @@ bool stor__zone_get(stor_zone *z, stor_vec_kind kind, uint8_t flags, const uint8
                     const uint8_t *max_slot);
 /* Three-way compare of byte strings (memcmp order, shorter first on a tie). */
 int stor__bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+
+/* ---- segment reader support (stor_segment.c, used by stor_scan.c) ---- */
+
+/* For column col of a segment sorted ascending by it (NULLs first; the first key column of a
+ * key table's segment): narrow rows [from, to) to the rows whose value lies in [lo, hi] (either
+ * bound NULL = unbounded; NULLs never match) by binary search in the boundary pages; only those
+ * pages of col are read (through page views). *nfrom == *nto when no row matches. Errors as
+ * stor_segment_read_page. */
+int stor__segment_narrow(stor_segment_reader *r, uint32_t col, uint64_t from, uint64_t to,
+                         const stor_key *lo, const stor_key *hi, uint64_t *nfrom, uint64_t *nto,
+                         db_error *err);
 
 /* ---- tables (stor_table.c) ---- */
 

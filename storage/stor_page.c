@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
  * stor_page: the page codec of segment files. Encodes a run of rows of one column as a page
  * (plain, frame-of-reference bit-packed integers, dictionary or plain strings; the smallest wins),
- * computes its zone map, compresses with zstd, and decodes pages back with every length checked.
+ * computes its zone map, compresses with zstd, and decodes pages back with every length checked
+ * (whole, or a few rows at a time through a page view).
  * See README.md §Formats "Encoded page". */
 #include "storage/stor_int.h"
 
@@ -29,6 +30,11 @@ static void encode_i64(const stor_vec *v, uint32_t from, uint32_t n, uint32_t nn
 static void encode_bytes(const stor_vec *v, uint32_t from, uint32_t n, uint32_t nnull, buf *out,
                          uint8_t *enc);
 static bool encode_dict(const stor_vec *v, uint32_t from, uint32_t n, uint32_t nnull, buf *out);
+static int64_t view_i64(const stor__page_view *v, uint32_t i);
+static double view_f64(const stor__page_view *v, uint32_t i);
+static stor_i128 view_i128(const stor__page_view *v, uint32_t i);
+static bool view_str(const stor__page_view *v, uint32_t i, const uint8_t **s, size_t *len);
+static int view_cmp(const stor__page_view *v, uint32_t i, const stor_key *k, bool *bad);
 
 /* ======================================================================================
  * Bit packing: value i occupies bits [i * width, (i + 1) * width), LSB first.
@@ -800,4 +806,320 @@ stor__page_decode(stor_vec_kind kind, const uint8_t *p, size_t len, uint32_t nro
         return decode_plain_bytes(body, blen, n, out->nulls, a, out);
     }
     return "bad column kind";
+}
+
+/* ======================================================================================
+ * Page views: random access to the rows of an encoded page without decoding all of it (point
+ * and narrow-range reads, binary search of a sorted key column).
+ * ====================================================================================== */
+
+const char *
+stor__page_view_init(stor__page_view *v, stor_vec_kind kind, const uint8_t *p, size_t len,
+                     uint32_t nrows, uint32_t null_count, arena *a)
+{
+    memset(v, 0, sizeof *v);
+    v->kind = kind;
+    if (len < STOR_PAGE_HEADER_SIZE) {
+        return "page shorter than its header";
+    }
+    uint8_t enc = p[0];
+    uint8_t flags = p[1];
+    uint32_t n = stor__get_u32(p + 4);
+    uint32_t nnull = stor__get_u32(p + 8);
+    if (!stor__enc_valid(kind, enc) || flags > 1 || p[2] != 0 || p[3] != 0) {
+        return "bad page encoding";
+    }
+    if (n != nrows || nnull != null_count || n > STOR_PAGE_MAX_ROWS) {
+        return "page row counts disagree with the directory";
+    }
+    if ((flags == 1) != (nnull > 0) || nnull > n) {
+        return "bad NULL count";
+    }
+    v->enc = enc;
+    v->n = n;
+    size_t pos = STOR_PAGE_HEADER_SIZE;
+    if (nnull > 0) {
+        size_t blen = ((size_t)n + 7) / 8;
+        if (blen > len - pos) {
+            return "NULL bitmap past the end of the page";
+        }
+        const uint8_t *bm = p + pos;
+        uint64_t cnt = 0;
+        for (size_t i = 0; i < blen; i++) {
+            cnt += (uint64_t)__builtin_popcount(bm[i]);
+        }
+        if (cnt != nnull || (n % 8 != 0 && bm[blen - 1] >> (n % 8) != 0)) {
+            return "NULL bitmap disagrees with the NULL count";
+        }
+        v->nulls = bm;
+        pos += blen;
+    }
+    const uint8_t *body = p + pos;
+    size_t blen = len - pos;
+    if (enc == STOR_ENC_FOR) {
+        if (blen < 16) {
+            return "frame-of-reference header past the end of the page";
+        }
+        v->base = stor__get_u64(body);
+        v->width = body[8];
+        if (v->width > 64) {
+            return "bad bit width";
+        }
+        if (packed_len(n, v->width) != blen - 16) {
+            return "packed bytes do not match the row count";
+        }
+        v->packed = body + 16;
+        return NULL;
+    }
+    if (enc == STOR_ENC_DICT) {
+        if (blen < 4) {
+            return "dictionary header past the end of the page";
+        }
+        uint32_t ndict = stor__get_u32(body);
+        if ((uint64_t)ndict * 4 > blen - 4) {
+            return "dictionary lengths past the end of the page";
+        }
+        size_t dpos = 4 + (size_t)ndict * 4;
+        v->ndict = ndict;
+        v->offs = arena_alloc(a, ((size_t)ndict + 1) * sizeof *v->offs);
+        v->offs[0] = 0;
+        for (uint32_t k = 0; k < ndict; k++) {
+            v->offs[k + 1] = v->offs[k] + stor__get_u32(body + 4 + (size_t)k * 4);
+        }
+        if (v->offs[ndict] > blen - dpos || blen - dpos - v->offs[ndict] < 4) {
+            return "dictionary bytes past the end of the page";
+        }
+        v->data = body + dpos;
+        dpos += v->offs[ndict];
+        v->width = body[dpos];
+        dpos += 4;
+        if (v->width > 32) {
+            return "bad dictionary code width";
+        }
+        if (packed_len(n, v->width) != blen - dpos) {
+            return "dictionary code bytes do not match the row count";
+        }
+        v->packed = body + dpos;
+        return NULL;
+    }
+    switch (kind) {
+    case STOR_VEC_I64:
+    case STOR_VEC_F64:
+        if (blen != (size_t)n * 8) {
+            return "value bytes do not match the row count";
+        }
+        v->packed = body;
+        return NULL;
+    case STOR_VEC_I128:
+        if (blen != (size_t)n * 16) {
+            return "value bytes do not match the row count";
+        }
+        v->packed = body;
+        return NULL;
+    case STOR_VEC_BYTES: {
+        /* plain strings: prefix offsets of every row (the lengths are summed anyway to find
+         * a row's bytes; all of them are checked as the whole-page decode does) */
+        if ((uint64_t)n * 4 > blen) {
+            return "string lengths past the end of the page";
+        }
+        size_t avail = blen - (size_t)n * 4;
+        v->offs = arena_alloc(a, ((size_t)n + 1) * sizeof *v->offs);
+        v->offs[0] = 0;
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t l = stor__get_u32(body + (size_t)i * 4);
+            if (l > 0 && v->nulls != NULL && (v->nulls[i >> 3] >> (i & 7)) & 1) {
+                return "NULL row with a value";
+            }
+            total += l;
+            v->offs[i + 1] = total;
+        }
+        if (total != avail) {
+            return total > avail ? "string bytes past the end of the page"
+                                 : "trailing bytes after the strings";
+        }
+        v->data = body + (size_t)n * 4;
+        return NULL;
+    }
+    }
+    return "bad column kind";
+}
+
+bool
+stor__page_view_is_null(const stor__page_view *v, uint32_t i)
+{
+    return v->nulls != NULL && (v->nulls[i >> 3] >> (i & 7)) & 1;
+}
+
+/* Row i's value of an I64 page view (not NULL). */
+static int64_t
+view_i64(const stor__page_view *v, uint32_t i)
+{
+    if (v->enc == STOR_ENC_FOR) {
+        uint64_t d = v->width == 0 ? 0 : bit_get(v->packed, (uint64_t)i * v->width, v->width);
+        return (int64_t)(v->base + d);
+    }
+    return (int64_t)stor__get_u64(v->packed + (size_t)i * 8);
+}
+
+static double
+view_f64(const stor__page_view *v, uint32_t i)
+{
+    uint64_t bits = stor__get_u64(v->packed + (size_t)i * 8);
+    double d;
+    memcpy(&d, &bits, 8);
+    return d;
+}
+
+static stor_i128
+view_i128(const stor__page_view *v, uint32_t i)
+{
+    const uint8_t *q = v->packed + (size_t)i * 16;
+    return (stor_i128)((unsigned __int128)stor__get_u64(q + 8) << 64 | stor__get_u64(q));
+}
+
+/* Row i's string of a BYTES page view (not NULL); false when its dictionary code is out of
+ * range. */
+static bool
+view_str(const stor__page_view *v, uint32_t i, const uint8_t **s, size_t *len)
+{
+    uint64_t k = i;
+    if (v->enc == STOR_ENC_DICT) {
+        k = bit_get(v->packed, (uint64_t)i * v->width, v->width);
+        if (k >= v->ndict) {
+            return false;
+        }
+    }
+    *s = v->data + v->offs[k];
+    *len = (size_t)(v->offs[k + 1] - v->offs[k]);
+    return true;
+}
+
+const char *
+stor__page_view_rows(const stor__page_view *v, uint32_t from, uint32_t n, arena *a, stor_vec *out)
+{
+    DB_ASSERT(from <= v->n && n <= v->n - from);
+    memset(out, 0, sizeof *out);
+    out->kind = v->kind;
+    out->n = n;
+    if (v->nulls != NULL) {
+        out->nulls = arena_calloc(a, 1, ((size_t)n + 7) / 8 + 1);
+        for (uint32_t i = 0; i < n; i++) {
+            if (stor__page_view_is_null(v, from + i)) {
+                out->nulls[i >> 3] |= (uint8_t)(1u << (i & 7));
+            }
+        }
+    }
+    switch (v->kind) {
+    case STOR_VEC_I64:
+        out->i64 = arena_alloc(a, (size_t)n * 8 + 1);
+        for (uint32_t i = 0; i < n; i++) {
+            out->i64[i] = stor_vec_is_null(out, i) ? 0 : view_i64(v, from + i);
+        }
+        return NULL;
+    case STOR_VEC_F64:
+        out->f64 = arena_alloc(a, (size_t)n * 8 + 1);
+        for (uint32_t i = 0; i < n; i++) {
+            out->f64[i] = stor_vec_is_null(out, i) ? 0 : view_f64(v, from + i);
+        }
+        return NULL;
+    case STOR_VEC_I128:
+        out->i128 = arena_alloc(a, (size_t)n * 16 + 1);
+        for (uint32_t i = 0; i < n; i++) {
+            out->i128[i] = stor_vec_is_null(out, i) ? 0 : view_i128(v, from + i);
+        }
+        return NULL;
+    case STOR_VEC_BYTES: {
+        out->offs = arena_alloc(a, ((size_t)n + 1) * sizeof *out->offs);
+        out->offs[0] = 0;
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const uint8_t *s;
+            size_t l = 0;
+            if (!stor_vec_is_null(out, i) && !view_str(v, from + i, &s, &l)) {
+                return "dictionary code out of range";
+            }
+            total += l;
+            out->offs[i + 1] = total;
+        }
+        out->data = arena_alloc(a, total + 1);
+        for (uint32_t i = 0; i < n; i++) {
+            const uint8_t *s;
+            size_t l;
+            if (out->offs[i + 1] > out->offs[i] && view_str(v, from + i, &s, &l)) {
+                memcpy(out->data + out->offs[i], s, l);
+            }
+        }
+        return NULL;
+    }
+    }
+    return "bad column kind";
+}
+
+/* Compare row i (not NULL) with key k: <0, 0, >0. NaN sorts after every number (key order). */
+static int
+view_cmp(const stor__page_view *v, uint32_t i, const stor_key *k, bool *bad)
+{
+    switch (v->kind) {
+    case STOR_VEC_I64: {
+        int64_t x = view_i64(v, i);
+        return x < k->i64 ? -1 : x > k->i64;
+    }
+    case STOR_VEC_F64: {
+        double x = view_f64(v, i);
+        if (isnan(x)) {
+            return isnan(k->f64) ? 0 : 1;
+        }
+        if (isnan(k->f64)) {
+            return -1;
+        }
+        return x < k->f64 ? -1 : x > k->f64;
+    }
+    case STOR_VEC_I128: {
+        stor_i128 x = view_i128(v, i);
+        return x < k->i128 ? -1 : x > k->i128;
+    }
+    case STOR_VEC_BYTES: {
+        const uint8_t *s;
+        size_t l;
+        if (!view_str(v, i, &s, &l)) {
+            *bad = true;
+            return 0;
+        }
+        return stor__bytes_cmp(s, l, k->str, k->len);
+    }
+    }
+    return 0;
+}
+
+const char *
+stor__page_view_bound(const stor__page_view *v, uint32_t from, uint32_t to, const stor_key *k,
+                      bool upper, uint32_t *pos)
+{
+    DB_ASSERT(from <= to && to <= v->n);
+    if (k == NULL && upper) {
+        *pos = to;
+        return NULL;
+    }
+    bool bad = false;
+    uint32_t lo = from, hi = to;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        /* NULLs sort before every value: always "below" the key */
+        bool below = stor__page_view_is_null(v, mid);
+        if (!below && k != NULL) {
+            int c = view_cmp(v, mid, k, &bad);
+            below = upper ? c <= 0 : c < 0;
+        }
+        if (bad) {
+            return "dictionary code out of range";
+        }
+        if (below) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    *pos = lo;
+    return NULL;
 }

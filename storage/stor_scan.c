@@ -3,10 +3,11 @@
  * only the requested columns (matched to segment columns by uid; a column the segment does not
  * have is reported missing, all NULL), skipping what the ranges exclude (whole segments by the
  * column zone maps, row ranges by the page zone maps of the range columns and by the short-key
- * index for a range on the first key column) and removing rows deleted as of the snapshot's
- * version. Segment readers are opened lazily, one at a time; no tablet lock is held while
- * reading files (the delete bitmap is copied under the tablet's shared lock by
- * stor_tablet_deleted). See README.md §"Tables: schema, keys, buckets, scans". */
+ * index for a range on the first key column, then to the exact rows by binary search of that
+ * sorted column) and removing rows deleted as of the snapshot's version. Segment readers are opened
+ * lazily, one at a time; no tablet lock is held while reading files (the delete bitmap is copied
+ * under the tablet's shared lock by stor_tablet_deleted). See README.md §"Tables: schema, keys,
+ * buckets, scans". */
 #include "storage/stor_int.h"
 
 #include <roaring/roaring.h>
@@ -147,6 +148,56 @@ spans_restrict(stor_scan *s, uint32_t col, const stor_range *rg, stor_vec_kind k
     mem_free(old);
 }
 
+/* True when the segment's first key column seg_key0 (schema column 0) may be binary-searched:
+ * its rows ascend by the encoded key (the writer sorts every key table's rows, compaction
+ * merges in key order), which is the order of the stored values except for DATE / DATETIME
+ * values outside 0000-01-01 .. 9999-12-31, which the key encoding clamps (they cannot come from
+ * the planner; a segment holding one is not narrowed). */
+static bool
+key_sorted_ok(const stor_scan *s, uint32_t seg_key0)
+{
+    const stor_column_desc *d = stor_segment_reader_column(s->rd, seg_key0);
+    if (d->uid != s->sc->cols[0].uid || !s->sc->cols[0].is_key ||
+        stor_vec_kind_of(&d->type) != stor_vec_kind_of(&s->sc->cols[0].type)) {
+        return false;
+    }
+    if (d->type.id != CAT_T_DATE && d->type.id != CAT_T_DATETIME) {
+        return true;
+    }
+    int64_t unit = d->type.id == CAT_T_DATE ? 1 : 86400000000LL;
+    stor_zone z = stor_segment_reader_zone(s->rd, seg_key0);
+    return !z.has_minmax || (z.min_i64 >= -719528 * unit && z.max_i64 < 2932897 * unit);
+}
+
+/* Narrow every span to the rows whose first key column (segment column seg_key0, sorted) lies
+ * in each range on schema column 0, by binary search of that column's boundary pages. */
+static int
+spans_narrow(stor_scan *s, uint32_t seg_key0, db_error *err)
+{
+    for (uint32_t k = 0; k < s->nranges && s->nspans > 0; k++) {
+        const stor_range *rg = &s->ranges[k];
+        if (rg->col != 0) {
+            continue;
+        }
+        size_t n = s->nspans;
+        row_span *old = mem_alloc(n * sizeof *old);
+        memcpy(old, s->spans, n * sizeof *old);
+        s->nspans = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t f, t;
+            if (stor__segment_narrow(s->rd, seg_key0, old[i].from, old[i].to,
+                                     rg->has_lo ? &rg->lo : NULL, rg->has_hi ? &rg->hi : NULL, &f,
+                                     &t, err) != DB_OK) {
+                mem_free(old);
+                return DB_ERR;
+            }
+            spans_push(s, f, t);
+        }
+        mem_free(old);
+    }
+    return DB_OK;
+}
+
 /* Pages of the requested columns: all of them count in pages_total; those holding no row of
  * the spans are never read and count in pages_pruned. */
 static void
@@ -268,9 +319,39 @@ segment_open(stor_scan *s, db_error *err)
             spans_restrict(s, (uint32_t)sc_col, rg, kind);
         }
     }
+    if (!pruned && s->nspans > 0 && seg_key0 >= 0 && s->sc->nkeys > 0 &&
+        key_sorted_ok(s, (uint32_t)seg_key0)) {
+        if (spans_narrow(s, (uint32_t)seg_key0, err) != DB_OK) {
+            stor_segment_reader_close(s->rd); /* not back to the pool after a failed read */
+            s->rd = NULL;
+            segment_close(s);
+            return DB_ERR;
+        }
+    }
     s->stats.segments_pruned += (pruned || s->nspans == 0) && nrows > 0;
     count_pages(s);
-    if (s->nspans > 0) {
+    uint64_t span_rows = 0;
+    for (size_t i = 0; i < s->nspans; i++) {
+        span_rows += s->spans[i].to - s->spans[i].from;
+    }
+    if (s->nspans > 0 && span_rows <= 64) {
+        /* A few rows (a point lookup): ask per row instead of merging the segment's whole
+         * delete bitmap, which upserts make large. */
+        roaring_bitmap_t *del = roaring_bitmap_create();
+        for (size_t i = 0; i < s->nspans; i++) {
+            for (uint64_t r = s->spans[i].from; r < s->spans[i].to; r++) {
+                if (stor_tablet_row_deleted(s->tablet, m->rowset_id, s->seg, (uint32_t)r,
+                                            s->snap->version)) {
+                    roaring_bitmap_add(del, (uint32_t)r);
+                }
+            }
+        }
+        if (roaring_bitmap_is_empty(del)) {
+            roaring_bitmap_free(del);
+        } else {
+            s->del = del;
+        }
+    } else if (s->nspans > 0) {
         roaring_bitmap_t *del =
                 stor_tablet_deleted(s->tablet, m->rowset_id, s->seg, s->snap->version);
         if (roaring_bitmap_is_empty(del)) {

@@ -100,6 +100,25 @@ static int load_ski(stor_segment_reader *r, uint64_t off, uint32_t size, uint64_
                     db_error *err);
 static int load_page_raw(stor_segment_reader *r, const page_ent *e, const uint8_t **raw,
                          db_error *err);
+
+/* One page of a column held as a view while binary-searching it (its cache entry pinned; without
+ * a cache the view points into r's scratch, so no other page is loaded meanwhile). */
+typedef struct held_page {
+    bool valid;
+    uint32_t page;
+    stor_cache_entry *ce;
+    stor__page_view v;
+} held_page;
+
+static int page_get(stor_segment_reader *r, const page_ent *e, const uint8_t **raw,
+                    stor_cache_entry **ce, db_error *err);
+static void page_put(stor_segment_reader *r, stor_cache_entry *ce);
+static int read_page_rows(stor_segment_reader *r, uint32_t col, uint32_t page, uint32_t lo,
+                          uint32_t cnt, arena *a, stor_vec *out, db_error *err);
+static void page_unhold(stor_segment_reader *r, held_page *h);
+static int page_bound(stor_segment_reader *r, uint32_t col, uint32_t page, uint64_t from,
+                      uint64_t to, const stor_key *k, bool upper, arena *scratch, held_page *h,
+                      uint64_t *pos, db_error *err);
 static int key_cmp_lo(stor_vec_kind kind, const stor_key *k, const stor_zone *z);
 static int key_cmp_hi(stor_vec_kind kind, const stor_key *k, const stor_zone *z);
 
@@ -1029,8 +1048,42 @@ load_page_raw(stor_segment_reader *r, const page_ent *e, const uint8_t **raw, db
     return DB_OK;
 }
 
-/* With a cache, a hit decodes the cached bytes; a miss loads the page as without one and offers
- * the checked, decompressed bytes to the cache (only bytes that passed I4 are ever cached). */
+/* The checked, decompressed bytes of page `page` of col: *raw points into the cache entry *ce
+ * (pinned; release with page_put) or, when *ce is NULL, into r's scratch until the next load.
+ * With a cache, a miss loads the page as without one and offers the bytes to the cache (only
+ * bytes that passed I4 are ever cached). Errors as stor_segment_read_page. */
+static int
+page_get(stor_segment_reader *r, const page_ent *e, const uint8_t **raw, stor_cache_entry **ce,
+         db_error *err)
+{
+    *ce = NULL;
+    if (r->cache == NULL) {
+        return load_page_raw(r, e, raw, err);
+    }
+    stor_cache_key k = r->ckey;
+    k.offset = e->offset;
+    *ce = stor_cache_lookup(r->cache, &k);
+    if (*ce == NULL) {
+        if (load_page_raw(r, e, raw, err) != DB_OK) {
+            return DB_ERR;
+        }
+        *ce = stor_cache_insert(r->cache, &k, *raw, e->raw_size);
+    }
+    if (*ce != NULL) {
+        DB_ASSERT(stor_cache_entry_len(*ce) == e->raw_size);
+        *raw = stor_cache_entry_data(*ce);
+    }
+    return DB_OK;
+}
+
+static void
+page_put(stor_segment_reader *r, stor_cache_entry *ce)
+{
+    if (ce != NULL) {
+        stor_cache_release(r->cache, ce);
+    }
+}
+
 int
 stor_segment_read_page(stor_segment_reader *r, uint32_t col, uint32_t page, arena *a, stor_vec *out,
                        db_error *err)
@@ -1038,30 +1091,46 @@ stor_segment_read_page(stor_segment_reader *r, uint32_t col, uint32_t page, aren
     DB_ASSERT(col < r->ncols && page < r->cols[col].npages);
     const rcol *c = &r->cols[col];
     const page_ent *e = &c->pages[page];
-    stor_cache_entry *ce = NULL;
+    stor_cache_entry *ce;
     const uint8_t *raw;
-    if (r->cache != NULL) {
-        stor_cache_key k = r->ckey;
-        k.offset = e->offset;
-        ce = stor_cache_lookup(r->cache, &k);
-        if (ce == NULL) {
-            if (load_page_raw(r, e, &raw, err) != DB_OK) {
-                return DB_ERR;
-            }
-            ce = stor_cache_insert(r->cache, &k, raw, e->raw_size);
-        }
-        if (ce != NULL) {
-            DB_ASSERT(stor_cache_entry_len(ce) == e->raw_size);
-            raw = stor_cache_entry_data(ce);
-        }
-    } else if (load_page_raw(r, e, &raw, err) != DB_OK) {
+    if (page_get(r, e, &raw, &ce, err) != DB_OK) {
         return DB_ERR;
     }
     const char *why = stor__page_decode(c->kind, raw, e->raw_size, e->info.nrows,
                                         (uint32_t)e->info.zone.null_count, a, out);
-    if (ce != NULL) {
-        stor_cache_release(r->cache, ce);
+    page_put(r, ce);
+    if (why != NULL) {
+        return corrupt(r, e->offset, why, err);
     }
+    return DB_OK;
+}
+
+/* Rows [lo, lo + cnt) of page `page` of col into *out (arena a): a small slice is read through
+ * a page view (only those rows are decoded), a large one by decoding the whole page. */
+static int
+read_page_rows(stor_segment_reader *r, uint32_t col, uint32_t page, uint32_t lo, uint32_t cnt,
+               arena *a, stor_vec *out, db_error *err)
+{
+    const rcol *c = &r->cols[col];
+    const page_ent *e = &c->pages[page];
+    if ((uint64_t)cnt * STOR_SLICE_FRACTION >= e->info.nrows) {
+        if (stor_segment_read_page(r, col, page, a, out, err) != DB_OK) {
+            return DB_ERR;
+        }
+        return DB_OK;
+    }
+    stor_cache_entry *ce;
+    const uint8_t *raw;
+    if (page_get(r, e, &raw, &ce, err) != DB_OK) {
+        return DB_ERR;
+    }
+    stor__page_view v;
+    const char *why = stor__page_view_init(&v, c->kind, raw, e->raw_size, e->info.nrows,
+                                           (uint32_t)e->info.zone.null_count, a);
+    if (why == NULL) {
+        why = stor__page_view_rows(&v, lo, cnt, a, out);
+    }
+    page_put(r, ce);
     if (why != NULL) {
         return corrupt(r, e->offset, why, err);
     }
@@ -1115,11 +1184,14 @@ stor_segment_read_rows(stor_segment_reader *r, uint32_t col, uint64_t from, uint
         const page_ent *e = &c->pages[k];
         stor_vec pv;
         arena_reset(scratch);
-        if (stor_segment_read_page(r, col, k, scratch, &pv, err) != DB_OK) {
+        uint32_t lo = (uint32_t)(from + done - e->info.first_row);
+        uint32_t cnt = e->info.nrows - lo < n - done ? e->info.nrows - lo : n - done;
+        if (read_page_rows(r, col, k, lo, cnt, scratch, &pv, err) != DB_OK) {
             goto out;
         }
-        uint32_t lo = (uint32_t)(from + done - e->info.first_row);
-        uint32_t cnt = pv.n - lo < n - done ? pv.n - lo : n - done;
+        if (pv.n == cnt) {
+            lo = 0; /* the slice alone was decoded */
+        }
         for (uint32_t i = 0; i < cnt; i++) {
             if (stor_vec_is_null(&pv, lo + i)) {
                 nulls[(done + i) >> 3] |= (uint8_t)(1u << ((done + i) & 7));
@@ -1242,4 +1314,117 @@ stor_segment_key_range(const stor_segment_reader *r, const stor_key *lo, const s
         }
         *to = e->first_row + e->nrows;
     }
+}
+
+
+static void
+page_unhold(stor_segment_reader *r, held_page *h)
+{
+    if (h->valid) {
+        page_put(r, h->ce);
+    }
+    h->valid = false;
+}
+
+/* Binary search for a bound of k in rows [from, to) of page `page` of col (see
+ * stor__page_view_bound); *pos is a segment row ordinal. The page stays held in h. */
+static int
+page_bound(stor_segment_reader *r, uint32_t col, uint32_t page, uint64_t from, uint64_t to,
+           const stor_key *k, bool upper, arena *scratch, held_page *h, uint64_t *pos,
+           db_error *err)
+{
+    const rcol *c = &r->cols[col];
+    const page_ent *e = &c->pages[page];
+    const char *why = NULL;
+    if (!h->valid || h->page != page) {
+        page_unhold(r, h);
+        arena_reset(scratch);
+        const uint8_t *raw;
+        if (page_get(r, e, &raw, &h->ce, err) != DB_OK) {
+            return DB_ERR;
+        }
+        h->valid = true;
+        h->page = page;
+        why = stor__page_view_init(&h->v, c->kind, raw, e->raw_size, e->info.nrows,
+                                   (uint32_t)e->info.zone.null_count, scratch);
+    }
+    uint64_t first = e->info.first_row;
+    uint32_t p = 0;
+    if (why == NULL) {
+        why = stor__page_view_bound(&h->v, (uint32_t)(from - first), (uint32_t)(to - first), k,
+                                    upper, &p);
+    }
+    if (why != NULL) {
+        page_unhold(r, h);
+        return corrupt(r, e->offset, why, err);
+    }
+    *pos = first + p;
+    return DB_OK;
+}
+
+int
+stor__segment_narrow(stor_segment_reader *r, uint32_t col, uint64_t from, uint64_t to,
+                     const stor_key *lo, const stor_key *hi, uint64_t *nfrom, uint64_t *nto,
+                     db_error *err)
+{
+    DB_ASSERT(col < r->ncols && from <= to && to <= r->rows);
+    const rcol *c = &r->cols[col];
+    *nfrom = *nto = from;
+    if (from == to) {
+        return DB_OK;
+    }
+    arena *scratch = arena_new(0);
+    held_page h = {0};
+    int rc = DB_ERR;
+    /* lower bound: the first row >= lo (or the first non-NULL row), scanning pages forward;
+     * the values ascend across pages, so the first page with a row >= lo holds it */
+    uint64_t lb = to;
+    uint32_t first_page = page_of_row(c, from), last_page = page_of_row(c, to - 1);
+    for (uint32_t k = first_page; k <= last_page; k++) {
+        const page_ent *e = &c->pages[k];
+        uint64_t pf = e->info.first_row > from ? e->info.first_row : from;
+        uint64_t pt =
+                e->info.first_row + e->info.nrows < to ? e->info.first_row + e->info.nrows : to;
+        if (e->info.zone.null_count == e->info.nrows) {
+            continue; /* all NULL: below every key */
+        }
+        uint64_t pos;
+        if (page_bound(r, col, k, pf, pt, lo, false, scratch, &h, &pos, err) != DB_OK) {
+            goto out;
+        }
+        if (pos < pt) {
+            lb = pos;
+            break;
+        }
+    }
+    /* upper bound: one past the last row <= hi, scanning pages backward from the end */
+    uint64_t ub = lb;
+    if (hi == NULL) {
+        ub = to;
+    } else {
+        for (uint32_t k = last_page + 1; k-- > first_page;) {
+            const page_ent *e = &c->pages[k];
+            uint64_t pf = e->info.first_row > lb ? e->info.first_row : lb;
+            uint64_t pt =
+                    e->info.first_row + e->info.nrows < to ? e->info.first_row + e->info.nrows : to;
+            if (pf >= pt) {
+                break; /* reached the lower bound: nothing in [lo, hi] */
+            }
+            uint64_t pos;
+            if (page_bound(r, col, k, pf, pt, hi, true, scratch, &h, &pos, err) != DB_OK) {
+                goto out;
+            }
+            if (pos > pf) {
+                ub = pos;
+                break;
+            }
+        }
+    }
+    *nfrom = lb;
+    *nto = ub > lb ? ub : lb;
+    rc = DB_OK;
+out:
+    page_unhold(r, &h);
+    arena_free(scratch);
+    return rc;
 }

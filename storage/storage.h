@@ -451,6 +451,7 @@ void stor_rcache_stats(stor_rcache *rc, uint64_t *hits, uint64_t *opens, size_t 
 
 enum { STOR_REC_COMMIT = CAT_REC_STORAGE_FIRST + 0 };  /* one per committed transaction */
 enum { STOR_REC_COMPACT = CAT_REC_STORAGE_FIRST + 1 }; /* one per compaction (stor_compact.c) */
+enum { STOR_REC_DROP = CAT_REC_STORAGE_FIRST + 2 };    /* one per stor_engine_drop_tablets */
 enum { STOR_IMG_TABLETS = CAT_IMG_STORAGE_FIRST + 0 }; /* all tablets' rowsets and bitmaps */
 
 #define STOR_SEGMENT_NAME_MAX 255 /* bytes of a segment file name (no '/', not "." or "..") */
@@ -510,10 +511,25 @@ void stor_engine_free(stor_engine *e);
 void stor_engine_register_extra(stor_engine *e, uint16_t kind, stor_extra_fn fn, void *ctx);
 
 /* The tablet with tablet_id; when it does not exist, a new empty one (version 0) if create, else
- * NULL. Tablets live as long as the engine. Any thread; takes the engine's map lock briefly. */
+ * NULL. A tablet dropped by stor_engine_drop_tablets in this process is still returned (the same
+ * object, with no rowsets: pointers held by scans and writers stay valid; commits naming it fail
+ * with ER_STOR_COMMIT_BAD) and is never created again. Tablet objects live as long as the engine.
+ * Any thread; takes the engine's map lock briefly. */
 stor_tablet *stor_engine_tablet(stor_engine *e, uint64_t tablet_id, bool create);
-/* Number of tablets. Any thread. */
+/* Number of tablets (dropped ones excluded). Any thread. */
 size_t stor_engine_ntablets(stor_engine *e);
+/* Ids of every tablet, ascending (dropped ones excluded), in *out (heap array, mem_free it; never
+ * NULL); returns how many. Any thread. */
+size_t stor_engine_tablet_ids(stor_engine *e, uint64_t **out);
+/* Drop the tablets ids[0..n) durably: under commit_mu (like a commit) append one STOR_REC_DROP
+ * record naming those that exist (ids that do not exist or were already dropped are skipped;
+ * none left = no record, DB_OK) and publish it through the replay's decode + publish path: the
+ * tablets leave the engine map (the image no longer holds them) and their segment files go to
+ * the retired list, deleted by stor_engine_purge_retired once no snapshot taken before the drop
+ * is alive (such snapshots scan the tablet as it was until destroyed). Purges at the end.
+ * Returns DB_OK, or DB_ERR (append errors as stor_txn_commit; nothing is dropped then). Blocks
+ * on the fsync and file I/O: worker threads. README.md §"Dropping tablets". */
+int stor_engine_drop_tablets(stor_engine *e, const uint64_t *ids, size_t n, db_error *err);
 
 /* Delete every regular file in root_path/<decimal tablet id>/ that no published rowset of that
  * tablet names (segments and *.tmp left by a crash before their commit record was durable), and
@@ -521,6 +537,11 @@ size_t stor_engine_ntablets(stor_engine *e);
  * Call after cat_editlog_replay and before the first commit. *nremoved (may be NULL) gets the
  * number of files deleted. Returns DB_OK or DB_ERR with ER_IO_ERROR. Blocks on file I/O. */
 int stor_engine_remove_orphans(stor_engine *e, uint64_t *nremoved, db_error *err);
+
+/* TSO of the last commit whose tablets are all published (0 = none yet; restored by replay and
+ * the image). A statement cuts each tablet snapshot at this TSO (stor_snapshot_as_of) so it sees
+ * every multi-tablet commit wholly or not at all. Any thread; lock-free. */
+uint64_t stor_engine_visible_tso(stor_engine *e);
 
 /* The tablet's id and directory (root_path/<tablet id>, owned by the tablet). */
 uint64_t stor_tablet_id(const stor_tablet *t);
@@ -540,6 +561,11 @@ void stor_snapshot_destroy(stor_snapshot *snap);
  * (roaring_bitmap_free). Any thread. */
 struct roaring_bitmap_s *stor_tablet_deleted(stor_tablet *t, uint64_t rowset_id,
                                              uint32_t segment_id, uint64_t read_version);
+/* stor_dbm_is_deleted under the tablet's shared lock: whether one row is deleted as of
+ * read_version. Cheaper than stor_tablet_deleted when a scan reads a few rows of a segment with
+ * many marks (point lookups). Any thread. */
+bool stor_tablet_row_deleted(stor_tablet *t, uint64_t rowset_id, uint32_t segment_id, uint32_t row,
+                             uint64_t read_version);
 /* Append stor_dbm_encode of all the tablet's marks to out (shared lock; tests and tools). */
 void stor_tablet_encode_dbm(stor_tablet *t, buf *out);
 

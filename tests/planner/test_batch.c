@@ -186,7 +186,7 @@ Test(plan_batch, zero_rows_through_every_operator)
     op = plan__op_filter(&f.cx, op, expr_of(&f, "k > 0"));
     plan_expr *ex[2] = {expr_of(&f, "k + 1"), expr_of(&f, "seq")};
     op = plan__op_project(&f.cx, op, ex, 2);
-    plan_sort_key key = {0, false, PLAN_CMP_INT};
+    plan_sort_key key = {0, false, PLAN_CMP_INT, 0};
     op = plan__op_sort(&f.cx, op, &key, 1);
     op = plan__op_limit(&f.cx, op, 0, 10);
     collect *c = run(op);
@@ -217,7 +217,7 @@ Test(plan_batch, sort_is_stable_with_nulls_first_ascending)
     fx_init(&f);
     /* k: 3 N 1 3 N 1 2 3 | 3 N 1 ... (24 rows, batches of 5) */
     plan_value *rows = make_rows(&f, 24, k_dups);
-    plan_sort_key asc = {0, false, PLAN_CMP_INT};
+    plan_sort_key asc = {0, false, PLAN_CMP_INT, 0};
     collect *c = run(plan__op_sort(&f.cx, plan__op_rows(&f.cx, f.types, 2, rows, 24, 5), &asc, 1));
     cr_assert_eq(c->n, 24);
     for (size_t i = 1; i < 24; i++) {
@@ -230,7 +230,7 @@ Test(plan_batch, sort_is_stable_with_nulls_first_ascending)
     cr_assert_eq(c->vals[0][0], INT64_MIN);
     cr_assert_eq(c->vals[0][1], 1);
     free(c);
-    plan_sort_key desc = {0, true, PLAN_CMP_INT};
+    plan_sort_key desc = {0, true, PLAN_CMP_INT, 0};
     c = run(plan__op_sort(&f.cx, plan__op_rows(&f.cx, f.types, 2, rows, 24, 5), &desc, 1));
     for (size_t i = 1; i < 24; i++) {
         int64_t a = c->vals[i - 1][0], b = c->vals[i][0];
@@ -243,7 +243,7 @@ Test(plan_batch, sort_is_stable_with_nulls_first_ascending)
     cr_assert_eq(c->vals[23][0], INT64_MIN); /* NULLs last descending */
     free(c);
     /* Two keys: k DESC, seq DESC. */
-    plan_sort_key two[2] = {{0, false, PLAN_CMP_INT}, {1, true, PLAN_CMP_INT}};
+    plan_sort_key two[2] = {{0, false, PLAN_CMP_INT, 0}, {1, true, PLAN_CMP_INT, 0}};
     c = run(plan__op_sort(&f.cx, plan__op_rows(&f.cx, f.types, 2, rows, 24, 5), two, 2));
     cr_assert_eq(c->vals[0][0], INT64_MIN);
     cr_assert_eq(c->vals[0][1], 20);
@@ -329,7 +329,7 @@ Test(plan_batch, large_input_sort_and_aggregate)
     fixture f;
     fx_init(&f);
     plan_value *rows = make_rows(&f, 10000, k_identity);
-    plan_sort_key desc = {1, true, PLAN_CMP_INT};
+    plan_sort_key desc = {1, true, PLAN_CMP_INT, 0};
     collect *c = run(
             plan__op_sort(&f.cx, plan__op_rows(&f.cx, f.types, 2, rows, 10000, 4096), &desc, 1));
     cr_assert_eq(c->n, 10000);

@@ -223,7 +223,9 @@ Test(plan_select_from, aggregates)
                      "sql_mode=only_full_group_by");
     cr_assert_str_eq(tx_one(t, "select 1 from information_schema.tables where count(*) > 1"),
                      "ERR 1111 HY000 Invalid use of group function");
-    cr_assert_eq(tx_err(t, "select avg(ordinal_position) from information_schema.columns"), 1235);
+    cr_assert_str_eq(tx_one(t, "select avg(ordinal_position) from information_schema.columns "
+                               "where table_name = 'schemata'"),
+                     "3.0000");
     tx_free(t);
 }
 
@@ -292,19 +294,17 @@ Test(plan_select_from, unsupported_constructs)
             ("select * from information_schema.tables a left outer join information_schema.views b "
              "using (table_name)"),
             "select * from information_schema.tables, information_schema.views",
-            "select table_schema from information_schema.tables group by table_schema",
-            "select 1 from information_schema.tables having 1",
+            "select table_schema from information_schema.tables group by table_schema with rollup",
             "select (select 1) from information_schema.tables",
             "select 1 from information_schema.tables where table_name in (select 1)",
             "select 1 from (select 1) x",
             "select 1 union select 2",
-            "select distinct table_schema from information_schema.tables",
     };
     for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
         cr_assert_eq(tx_err(t, q[i]), 1235, "%s: %d %s", q[i], t->err.code, t->err.msg);
     }
     cr_assert_str_eq(tx_one(t, q[3]),
-                     "ERR 1235 42000 This version of MySQL doesn't yet support 'GROUP BY'");
+                     "ERR 1235 42000 This version of MySQL doesn't yet support 'WITH ROLLUP'");
     tx_free(t);
 }
 

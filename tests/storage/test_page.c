@@ -6,6 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -482,6 +483,274 @@ Test(stor_page, directory_counts_must_match)
     cr_assert_not_null(stor__page_decode(STOR_VEC_BYTES, b.data, b.len, 3, 1, a, &out),
                        "an integer page is not a string page");
     cr_assert_null(stor__page_decode(STOR_VEC_I64, b.data, b.len, 3, 1, a, &out));
+    buf_destroy(&b);
+    arena_free(a);
+}
+
+/* ---- page views: sub-range decode and binary search ---- */
+
+/* Random page of kind k shaped to hit encoding want (PLAIN / FOR / DICT), optional NULLs,
+ * ascending (NULLs first) when sorted. */
+static stor_vec
+random_page(arena *a, stor_vec_kind k, uint8_t want, uint32_t n, bool with_nulls, bool sorted,
+            unsigned *seed)
+{
+    stor_vec v = {.kind = k, .n = n};
+    v.nulls = with_nulls ? arena_calloc(a, 1, (n + 7) / 8 + 1) : NULL;
+    uint32_t nnull = with_nulls ? (uint32_t)rand_r(seed) % (n / 4 + 1) : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        bool is_null = sorted ? i < nnull : with_nulls && rand_r(seed) % 5 == 0;
+        if (is_null) {
+            v.nulls[i / 8] |= (uint8_t)(1u << (i % 8));
+        }
+    }
+    uint64_t acc = 0; /* sorted: running value */
+    switch (k) {
+    case STOR_VEC_I64:
+        v.i64 = arena_alloc(a, (size_t)n * 8 + 1);
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t r = ((uint64_t)rand_r(seed) << 32) ^ (uint64_t)rand_r(seed);
+            if (sorted) {
+                acc += r % 3;
+                v.i64[i] = want == STOR_ENC_FOR
+                                   ? (int64_t)acc - 1000
+                                   : (int64_t)((uint64_t)INT64_MIN + i * (UINT64_MAX / n) + acc);
+            } else {
+                v.i64[i] = want == STOR_ENC_FOR ? (int64_t)(r % 1000) - 500
+                           : i == 0             ? INT64_MIN
+                                                : (int64_t)(r * 0x9E3779B97F4A7C15ull);
+            }
+            v.i64[i] = stor_vec_is_null(&v, i) ? 0 : v.i64[i];
+        }
+        break;
+    case STOR_VEC_F64:
+        v.f64 = arena_alloc(a, (size_t)n * 8 + 1);
+        for (uint32_t i = 0; i < n; i++) {
+            double d = sorted ? (double)i * 0.5 - 100 : (double)rand_r(seed) / 7.0 - 1e6;
+            v.f64[i] = stor_vec_is_null(&v, i) ? 0 : d;
+        }
+        break;
+    case STOR_VEC_I128:
+        v.i128 = arena_alloc(a, (size_t)n * 16 + 1);
+        for (uint32_t i = 0; i < n; i++) {
+            stor_i128 x = sorted ? (stor_i128)i * ((stor_i128)1 << 70) - ((stor_i128)1 << 90)
+                                 : ((stor_i128)rand_r(seed) << 80) - (stor_i128)rand_r(seed);
+            v.i128[i] = stor_vec_is_null(&v, i) ? 0 : x;
+        }
+        break;
+    case STOR_VEC_BYTES: {
+        v.offs = arena_alloc(a, ((size_t)n + 1) * 8);
+        v.data = arena_alloc(a, (size_t)n * 12 + 1);
+        v.offs[0] = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            char s[16];
+            int l = 0;
+            if (!stor_vec_is_null(&v, i)) {
+                uint32_t x = sorted ? (want == STOR_ENC_DICT ? i / 4 : i)
+                                    : (want == STOR_ENC_DICT ? (uint32_t)rand_r(seed) % 7
+                                                             : (uint32_t)rand_r(seed));
+                if (sorted) {
+                    l = snprintf(s, sizeof s, "k%08u", x);
+                } else if (want == STOR_ENC_DICT) {
+                    l = snprintf(s, sizeof s, "%.*s", (int)(x % 11), "abcdefghijk" + x % 3);
+                } else {
+                    l = snprintf(s, sizeof s, "%u", x);
+                }
+                if (!sorted && want != STOR_ENC_DICT && x % 13 == 0) {
+                    l = 0; /* empty string, not NULL */
+                }
+            }
+            memcpy(v.data + v.offs[i], s, (size_t)l);
+            v.offs[i + 1] = v.offs[i] + (uint64_t)l;
+        }
+        break;
+    }
+    }
+    return v;
+}
+
+Test(stor_page, view_rows_match_full_decode)
+{
+    struct {
+        stor_vec_kind k;
+        uint8_t want;
+    } cases[] = {{STOR_VEC_I64, STOR_ENC_PLAIN},   {STOR_VEC_I64, STOR_ENC_FOR},
+                 {STOR_VEC_F64, STOR_ENC_PLAIN},   {STOR_VEC_I128, STOR_ENC_PLAIN},
+                 {STOR_VEC_BYTES, STOR_ENC_PLAIN}, {STOR_VEC_BYTES, STOR_ENC_DICT}};
+    unsigned seed = 12345;
+    arena *a = arena_new(0);
+    buf b;
+    buf_init(&b);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (int iter = 0; iter < 24; iter++) {
+            arena_reset(a);
+            uint32_t n = iter < 3 ? (uint32_t)iter + 1 : 1 + (uint32_t)rand_r(&seed) % 3000;
+            bool with_nulls = iter % 2 == 1;
+            stor_vec v =
+                    random_page(a, cases[c].k, cases[c].want, n, with_nulls, iter % 3 == 0, &seed);
+            uint8_t enc;
+            stor_zone z;
+            stor__page_encode(&v, 0, n, &b, &enc, &z);
+            if (n > 64) {
+                cr_assert_eq(enc, cases[c].want, "case %zu iter %d n %u: encoding %u", c, iter, n,
+                             enc);
+            }
+            stor_vec full;
+            cr_assert_null(
+                    stor__page_decode(v.kind, b.data, b.len, n, (uint32_t)z.null_count, a, &full));
+            stor__page_view pv;
+            cr_assert_null(
+                    stor__page_view_init(&pv, v.kind, b.data, b.len, n, (uint32_t)z.null_count, a));
+            /* edges, then random slices */
+            for (int t = 0; t < 40; t++) {
+                uint32_t from, cnt;
+                if (t == 0) {
+                    from = 0, cnt = 1;
+                } else if (t == 1) {
+                    from = n - 1, cnt = 1;
+                } else if (t == 2) {
+                    from = 0, cnt = n;
+                } else if (t == 3) {
+                    from = n, cnt = 0;
+                } else {
+                    from = (uint32_t)rand_r(&seed) % n;
+                    cnt = 1 + (uint32_t)rand_r(&seed) % (t % 2 ? 8 : n - from);
+                    cnt = cnt > n - from ? n - from : cnt;
+                }
+                stor_vec got;
+                cr_assert_null(stor__page_view_rows(&pv, from, cnt, a, &got));
+                /* slice of the full decode, compared row by row */
+                cr_assert_eq(got.n, cnt);
+                for (uint32_t i = 0; i < cnt; i++) {
+                    uint32_t r = from + i;
+                    cr_assert_eq(stor_vec_is_null(&got, i), stor_vec_is_null(&full, r),
+                                 "case %zu row %u", c, r);
+                    switch (v.kind) {
+                    case STOR_VEC_I64:
+                        cr_assert_eq(got.i64[i], full.i64[r], "case %zu row %u", c, r);
+                        break;
+                    case STOR_VEC_F64:
+                        cr_assert_eq(memcmp(&got.f64[i], &full.f64[r], 8), 0);
+                        break;
+                    case STOR_VEC_I128:
+                        cr_assert(got.i128[i] == full.i128[r]);
+                        break;
+                    case STOR_VEC_BYTES: {
+                        uint64_t lg = got.offs[i + 1] - got.offs[i];
+                        uint64_t lf = full.offs[r + 1] - full.offs[r];
+                        cr_assert_eq(lg, lf, "case %zu row %u", c, r);
+                        cr_assert_eq(memcmp(got.data + got.offs[i], full.data + full.offs[r], lg),
+                                     0);
+                        break;
+                    }
+                    }
+                }
+            }
+        }
+    }
+    buf_destroy(&b);
+    arena_free(a);
+}
+
+/* Linear reference of stor__page_view_bound on a decoded sorted vector. */
+static uint32_t
+bound_ref(const stor_vec *v, uint32_t from, uint32_t to, const stor_key *k, bool upper)
+{
+    for (uint32_t i = from; i < to; i++) {
+        if (stor_vec_is_null(v, i)) {
+            continue;
+        }
+        if (k == NULL) {
+            return upper ? to : i;
+        }
+        int c = 0;
+        switch (v->kind) {
+        case STOR_VEC_I64:
+            c = v->i64[i] < k->i64 ? -1 : v->i64[i] > k->i64;
+            break;
+        case STOR_VEC_F64:
+            c = v->f64[i] < k->f64 ? -1 : v->f64[i] > k->f64;
+            break;
+        case STOR_VEC_I128:
+            c = v->i128[i] < k->i128 ? -1 : v->i128[i] > k->i128;
+            break;
+        case STOR_VEC_BYTES:
+            c = stor__bytes_cmp(v->data + v->offs[i], v->offs[i + 1] - v->offs[i], k->str, k->len);
+            break;
+        }
+        if (upper ? c > 0 : c >= 0) {
+            return i;
+        }
+    }
+    return to;
+}
+
+Test(stor_page, view_bound_matches_linear_search)
+{
+    struct {
+        stor_vec_kind k;
+        uint8_t want;
+    } cases[] = {{STOR_VEC_I64, STOR_ENC_PLAIN},   {STOR_VEC_I64, STOR_ENC_FOR},
+                 {STOR_VEC_F64, STOR_ENC_PLAIN},   {STOR_VEC_I128, STOR_ENC_PLAIN},
+                 {STOR_VEC_BYTES, STOR_ENC_PLAIN}, {STOR_VEC_BYTES, STOR_ENC_DICT}};
+    unsigned seed = 777;
+    arena *a = arena_new(0);
+    buf b;
+    buf_init(&b);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (int iter = 0; iter < 8; iter++) {
+            arena_reset(a);
+            uint32_t n = 1 + (uint32_t)rand_r(&seed) % 2000;
+            stor_vec v = random_page(a, cases[c].k, cases[c].want, n, iter % 2 == 1, true, &seed);
+            uint8_t enc;
+            stor_zone z;
+            stor__page_encode(&v, 0, n, &b, &enc, &z);
+            stor_vec full;
+            cr_assert_null(
+                    stor__page_decode(v.kind, b.data, b.len, n, (uint32_t)z.null_count, a, &full));
+            stor__page_view pv;
+            cr_assert_null(
+                    stor__page_view_init(&pv, v.kind, b.data, b.len, n, (uint32_t)z.null_count, a));
+            for (int t = 0; t < 60; t++) {
+                /* keys: existing values (first/last/random rows), and off-by-one neighbours */
+                uint32_t r = t == 0 ? 0 : t == 1 ? n - 1 : (uint32_t)rand_r(&seed) % n;
+                stor_key k = {0};
+                char s[24];
+                switch (v.kind) {
+                case STOR_VEC_I64:
+                    k.i64 = (int64_t)((uint64_t)full.i64[r] + (uint64_t)(t % 3) - 1); /* wraps */
+                    break;
+                case STOR_VEC_F64:
+                    k.f64 = full.f64[r] + ((t % 3) - 1) * 0.25;
+                    break;
+                case STOR_VEC_I128:
+                    k.i128 = full.i128[r] + (t % 3) - 1;
+                    break;
+                case STOR_VEC_BYTES: {
+                    size_t l = full.offs[r + 1] - full.offs[r];
+                    memcpy(s, full.data + full.offs[r], l);
+                    if (t % 3 == 0 && l > 0) {
+                        l--; /* a prefix: below */
+                    } else if (t % 3 == 2) {
+                        s[l++] = '\x01'; /* just above */
+                    }
+                    k.str = (const uint8_t *)s;
+                    k.len = l;
+                    break;
+                }
+                }
+                uint32_t from = t % 4 == 0 ? (uint32_t)rand_r(&seed) % n : 0;
+                uint32_t to = t % 5 == 0 ? from + (uint32_t)rand_r(&seed) % (n - from + 1) : n;
+                for (int upper = 0; upper < 2; upper++) {
+                    const stor_key *kp = t == 7 ? NULL : &k;
+                    uint32_t pos = UINT32_MAX;
+                    cr_assert_null(stor__page_view_bound(&pv, from, to, kp, upper, &pos));
+                    cr_assert_eq(pos, bound_ref(&full, from, to, kp, upper),
+                                 "case %zu t %d upper %d", c, t, upper);
+                }
+            }
+        }
+    }
     buf_destroy(&b);
     arena_free(a);
 }

@@ -871,3 +871,262 @@ Test(stor_scan, string_range_pruning)
     stor_snapshot_destroy(&s);
     env_close(&v);
 }
+
+/* ---- key narrowing: binary search of the first key column inside the pages ---- */
+
+/* A segment of the test table with explicit (sorted) keys; NULL keys where knull[i]; v is
+ * "v<k>" and d = k / 10.0 as in write_segment. The key column is declared nullable here. */
+static void
+commit_keys(env *v, uint64_t rsid, const int64_t *keys, const bool *knull, uint32_t n,
+            uint32_t page_rows, const uint32_t *del, size_t ndel)
+{
+    db_error e;
+    db_error_clear(&e);
+    stor_tablet *t = stor_engine_tablet(v->eng, TABLET, true);
+    cr_assert_eq(stor_tablet_make_dir(t, &e), DB_OK, "%s", e.msg);
+    char name[64], path[1024];
+    snprintf(name, sizeof name, "k%" PRIu64 ".seg", rsid);
+    snprintf(path, sizeof path, "%s/%s", stor_tablet_dir(t), name);
+    stor_column_desc cols[3] = {all_cols[0], all_cols[1], all_cols[2]};
+    cols[0].nullable = true;
+    stor_segment_opts opts = {.no_fsync = true, .max_page_rows = page_rows};
+    stor_segment_writer *w = stor_segment_writer_open(path, 3, cols, &opts, &e);
+    cr_assert_not_null(w, "%s", e.msg);
+    arena *a = arena_new(0);
+    stor_vec vv[3];
+    memset(vv, 0, sizeof vv);
+    vv[0] = (stor_vec){.kind = STOR_VEC_I64,
+                       .n = n,
+                       .i64 = arena_calloc(a, n, sizeof(int64_t)),
+                       .nulls = arena_calloc(a, (n + 7) / 8, 1)};
+    vv[1] = (stor_vec){.kind = STOR_VEC_BYTES,
+                       .n = n,
+                       .offs = arena_calloc(a, n + 1, sizeof(uint64_t)),
+                       .data = arena_alloc(a, 32 * (size_t)n + 1),
+                       .nulls = arena_calloc(a, (n + 7) / 8, 1)};
+    vv[2] = (stor_vec){.kind = STOR_VEC_F64, .n = n, .f64 = arena_calloc(a, n, sizeof(double))};
+    for (uint32_t i = 0; i < n; i++) {
+        if (knull[i]) {
+            vv[0].nulls[i / 8] |= (uint8_t)(1u << (i % 8));
+            vv[1].nulls[i / 8] |= (uint8_t)(1u << (i % 8));
+            vv[1].offs[i + 1] = vv[1].offs[i];
+            continue;
+        }
+        vv[0].i64[i] = keys[i];
+        int l = snprintf((char *)vv[1].data + vv[1].offs[i], 32, "v%" PRId64, keys[i]);
+        vv[1].offs[i + 1] = vv[1].offs[i] + (uint64_t)l;
+        vv[2].f64[i] = (double)keys[i] / 10.0;
+    }
+    cr_assert_eq(stor_segment_writer_append(w, vv, &e), DB_OK, "%s", e.msg);
+    cr_assert_eq(stor_segment_writer_finish(w, NULL, &e), DB_OK, "%s", e.msg);
+    arena_free(a);
+    stor_txn *txn = stor_txn_new(rsid);
+    const char *names[1] = {name};
+    stor_txn_add_rowset(txn, TABLET, rsid, n, names, 1);
+    cr_assert_eq(stor_txn_commit(v->eng, txn, rsid * 100, &e), DB_OK, "%s", e.msg);
+    stor_txn_free(txn);
+    if (ndel > 0) {
+        /* deletes come with a later rowset (one row, key 1000000; scans below skip it) */
+        write_segment(t, "extra.seg", 3, 1000000, 1, 8);
+        const char *xn[1] = {"extra.seg"};
+        txn = stor_txn_new(rsid + 1);
+        stor_txn_add_rowset(txn, TABLET, rsid + 1, 1, xn, 1);
+        stor_txn_delete(txn, TABLET, rsid, 0, del, ndel);
+        cr_assert_eq(stor_txn_commit(v->eng, txn, rsid * 100 + 100, &e), DB_OK, "%s", e.msg);
+        stor_txn_free(txn);
+    }
+}
+
+/* Scan columns k, v, d with ranges; returns the segment ordinals of the rows (ascending, one
+ * rowset) and checks every row's values against keys/knull at its ordinal. */
+static size_t
+scan_ordinals(env *v, const stor_schema *sc, const stor_snapshot *snap, const stor_range *rg,
+              uint32_t nrg, uint32_t max_rows, const int64_t *keys, const bool *knull,
+              uint32_t *out, size_t cap, stor_scan_stats *st)
+{
+    db_error e;
+    db_error_clear(&e);
+    uint32_t cols[] = {0, 1, 2};
+    stor_scan *s = stor_scan_open(v->eng, sc, snap, cols, 3, rg, nrg, &e);
+    cr_assert_not_null(s, "%s", e.msg);
+    arena *a = arena_new(0);
+    size_t total = 0;
+    for (;;) {
+        stor_scan_batch b;
+        bool eof;
+        arena_reset(a);
+        cr_assert_eq(stor_scan_next(s, a, max_rows, &b, &eof, &e), DB_OK, "%s", e.msg);
+        if (eof) {
+            break;
+        }
+        cr_assert(b.n > 0 && b.n <= max_rows);
+        if (b.rowset_id != 1) {
+            continue; /* commit_keys' extra rowset */
+        }
+        for (uint32_t r = 0; r < b.n; r++) {
+            uint32_t o = b.rows[r];
+            cr_assert(total == 0 || o > out[total - 1]);
+            cr_assert_eq(stor_vec_is_null(&b.cols[0], r), knull[o], "ordinal %u", o);
+            cr_assert_eq(stor_vec_is_null(&b.cols[1], r), knull[o], "ordinal %u", o);
+            if (!knull[o]) {
+                cr_assert_eq(b.cols[0].i64[r], keys[o], "ordinal %u", o);
+                cr_assert_eq(b.cols[2].f64[r], (double)keys[o] / 10.0);
+                char want[32];
+                int l = snprintf(want, sizeof want, "v%" PRId64, keys[o]);
+                cr_assert_eq(b.cols[1].offs[r + 1] - b.cols[1].offs[r], (uint64_t)l);
+                cr_assert_eq(memcmp(b.cols[1].data + b.cols[1].offs[r], want, (size_t)l), 0);
+            }
+            cr_assert(total < cap);
+            out[total++] = o;
+        }
+    }
+    *st = stor_scan_get_stats(s);
+    stor_scan_close(s);
+    arena_free(a);
+    return total;
+}
+
+/* The ordinals a range on k must return: non-NULL keys in [lo, hi], not deleted. */
+static size_t
+expect_ordinals(const int64_t *keys, const bool *knull, uint32_t n, const stor_range *rg,
+                const uint32_t *del, size_t ndel, uint32_t *out)
+{
+    size_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        bool deleted = false;
+        for (size_t d = 0; d < ndel; d++) {
+            deleted = deleted || del[d] == i;
+        }
+        if (!knull[i] && !deleted && (!rg->has_lo || keys[i] >= rg->lo.i64) &&
+            (!rg->has_hi || keys[i] <= rg->hi.i64)) {
+            out[m++] = i;
+        }
+    }
+    return m;
+}
+
+Test(stor_scan, key_narrowing_point_and_range)
+{
+    env v;
+    env_open(&v);
+    stor_schema sc;
+    make_schema(&sc);
+    commit_rowset(&v, 1, 3, 1000, 1000, 50, 100, 0, NULL, 0);
+    uint32_t del[] = {310, 311, 700};
+    commit_rowset(&v, 2, 3, 2000, 1000, 50, 200, 1, del, 3);
+    stor_tablet *t = stor_engine_tablet(v.eng, TABLET, false);
+    stor_snapshot s;
+    stor_tablet_snapshot(t, &s);
+    uint32_t cols[] = {0, 1, 2};
+    int64_t keys[200];
+    stor_scan_stats st;
+    /* point: one row read (not a page of 50), every column right (scan_all checks ordinals) */
+    stor_range pt = {.col = 0, .has_lo = true, .has_hi = true, .lo.i64 = 1305, .hi.i64 = 1305};
+    cr_assert_eq(scan_all(&v, &sc, &s, cols, 3, &pt, 1, 10, keys, 200, &st), 1);
+    cr_assert_eq(keys[0], 1305);
+    cr_assert_eq(st.rows_read, 1);
+    cr_assert_eq(st.segments_pruned, 1);
+    cr_assert_eq(st.pages_total - st.pages_pruned, 3); /* one page of each column */
+    /* first and last rows of a segment and of pages */
+    int64_t edges[] = {1000, 1999, 1049, 1050, 2000, 2999};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        pt.lo.i64 = pt.hi.i64 = edges[i];
+        cr_assert_eq(scan_all(&v, &sc, &s, cols, 3, &pt, 1, 10, keys, 200, &st), 1);
+        cr_assert_eq(keys[0], edges[i]);
+        cr_assert_eq(st.rows_read, 1);
+    }
+    /* a deleted key: read, then removed */
+    pt.lo.i64 = pt.hi.i64 = 1310;
+    cr_assert_eq(scan_all(&v, &sc, &s, cols, 3, &pt, 1, 10, keys, 200, &st), 0);
+    cr_assert_eq(st.rows_read, 1);
+    cr_assert_eq(st.rows_deleted, 1);
+    /* a range across pages: exactly its rows, deletes removed */
+    stor_range rg = {.col = 0, .has_lo = true, .has_hi = true, .lo.i64 = 1305, .hi.i64 = 1420};
+    cr_assert_eq(scan_all(&v, &sc, &s, cols, 3, &rg, 1, 7, keys, 200, &st), 116 - 2);
+    cr_assert_eq(st.rows_read, 116);
+    cr_assert_eq(keys[0], 1305);
+    cr_assert_eq(keys[113], 1420);
+    /* open-ended ranges */
+    stor_range lo_only = {.col = 0, .has_lo = true, .lo.i64 = 2990};
+    cr_assert_eq(scan_all(&v, &sc, &s, cols, 1, &lo_only, 1, 100, keys, 200, &st), 10);
+    cr_assert_eq(st.rows_read, 10);
+    stor_range hi_only = {.col = 0, .has_hi = true, .hi.i64 = 1009};
+    cr_assert_eq(scan_all(&v, &sc, &s, cols, 1, &hi_only, 1, 100, keys, 200, &st), 10);
+    cr_assert_eq(st.rows_read, 10);
+    /* a range between segments */
+    stor_range gap = {.col = 0, .has_lo = true, .has_hi = true, .lo.i64 = 1999, .hi.i64 = 2000};
+    cr_assert_eq(scan_all(&v, &sc, &s, cols, 3, &gap, 1, 100, keys, 200, &st), 2);
+    cr_assert_eq(st.rows_read, 2);
+    stor_snapshot_destroy(&s);
+    env_close(&v);
+}
+
+Test(stor_scan, key_narrowing_nulls_duplicates_gaps)
+{
+    env v;
+    env_open(&v);
+    stor_schema sc;
+    make_schema(&sc);
+    /* 37 NULL keys first (sorted first), then even keys, each key k repeated k % 5 + 1 times
+     * (DUP duplicates, some across page boundaries); pages of 8 rows */
+    enum { N = 1200 };
+    int64_t *keys = mem_alloc(N * sizeof *keys);
+    bool *knull = mem_calloc(N, sizeof *knull);
+    uint32_t n = 0;
+    for (; n < 37; n++) {
+        knull[n] = true;
+    }
+    for (int64_t k = 0; n < N; k += 2) {
+        for (int64_t r = 0; r <= k % 5 && n < N; r++) {
+            keys[n++] = k;
+        }
+    }
+    uint32_t del[] = {37, 100, 101, 555, N - 1};
+    commit_keys(&v, 1, keys, knull, N, 8, del, 5);
+    stor_tablet *t = stor_engine_tablet(v.eng, TABLET, false);
+    stor_snapshot s;
+    stor_tablet_snapshot(t, &s);
+    uint32_t *got = mem_alloc(N * sizeof *got), *want = mem_alloc(N * sizeof *want);
+    stor_scan_stats st;
+    int64_t maxk = keys[N - 1];
+    /* points on every key (odd ones are gaps inside pages) and bounds below / above */
+    for (int64_t k = -3; k <= maxk + 3; k++) {
+        stor_range rg = {.col = 0, .has_lo = true, .has_hi = true, .lo.i64 = k, .hi.i64 = k};
+        size_t nw = expect_ordinals(keys, knull, N, &rg, del, 5, want);
+        size_t ng = scan_ordinals(&v, &sc, &s, &rg, 1, 3, keys, knull, got, N, &st);
+        cr_assert_eq(ng, nw, "key %" PRId64 ": %zu rows, want %zu", k, ng, nw);
+        cr_assert_eq(memcmp(got, want, nw * sizeof *got), 0, "key %" PRId64, k);
+        cr_assert_leq(st.rows_read, nw + 2, "key %" PRId64 ": read %" PRIu64, k, st.rows_read);
+        if (k % 2 != 0 && k > 0 && k < maxk) {
+            cr_assert_eq(st.rows_read, 0, "gap key %" PRId64, k);
+        }
+    }
+    /* ranges, including open ends (NULL keys never match) */
+    unsigned seed = 99;
+    for (int i = 0; i < 200; i++) {
+        int64_t a = rand_r(&seed) % (maxk + 20) - 10, b = rand_r(&seed) % (maxk + 20) - 10;
+        stor_range rg = {.col = 0,
+                         .has_lo = i % 7 != 1,
+                         .has_hi = i % 7 != 2,
+                         .lo.i64 = a < b ? a : b,
+                         .hi.i64 = a < b ? b : a};
+        size_t nw = expect_ordinals(keys, knull, N, &rg, del, 5, want);
+        size_t ng = scan_ordinals(&v, &sc, &s, &rg, 1, 1 + i % 50, keys, knull, got, N, &st);
+        cr_assert_eq(ng, nw, "range %d: %zu rows, want %zu", i, ng, nw);
+        cr_assert_eq(memcmp(got, want, nw * sizeof *got), 0, "range %d", i);
+    }
+    /* no range: the NULL keys come back too */
+    size_t nall = scan_ordinals(&v, &sc, &s, NULL, 0, 100, keys, knull, got, N, &st);
+    cr_assert_eq(nall, N - 5);
+    /* a range on a non-key column does not narrow by the key */
+    stor_range rd = {.col = 2, .has_lo = true, .lo.f64 = 1.0};
+    scan_ordinals(&v, &sc, &s, &rd, 1, 100, keys, knull, got, N, &st);
+    cr_assert_eq((st.rows_read - 1) % 8, 0, "page-granular (+ the extra row): %" PRIu64,
+                 st.rows_read);
+    mem_free(got);
+    mem_free(want);
+    mem_free(keys);
+    mem_free(knull);
+    stor_snapshot_destroy(&s);
+    env_close(&v);
+}

@@ -45,7 +45,7 @@ SELECT SUM(ordinal_position), COUNT(numeric_precision), COUNT(*) + 1 FROM inform
 SELECT MAX(ordinal_position) FROM information_schema.columns WHERE table_name = 'no_such_table';
 SELECT table_name, COUNT(*) FROM information_schema.tables;
 SELECT 1 FROM information_schema.tables WHERE COUNT(*) > 1;
-SELECT AVG(ordinal_position) FROM information_schema.columns;
+SELECT AVG(ordinal_position) FROM information_schema.columns WHERE table_schema = 'information_schema';
 
 -- ---- the tables themselves ----
 SELECT ordinal_position, column_name, column_type, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'information_schema' AND table_name = 'TABLES' ORDER BY ordinal_position;
@@ -62,8 +62,8 @@ SELECT * FROM information_schema.no_such_table;
 SELECT * FROM mysql.user;
 SELECT * FROM information_schema.tables a JOIN information_schema.views b ON 1;
 SELECT * FROM information_schema.tables, information_schema.views;
-SELECT table_schema FROM information_schema.tables GROUP BY table_schema;
-SELECT table_schema FROM information_schema.tables HAVING 1;
+SELECT table_schema FROM information_schema.tables WHERE table_schema = 'information_schema' GROUP BY table_schema;
+SELECT table_name FROM information_schema.tables WHERE table_schema = 'information_schema' HAVING table_name LIKE 'C%' ORDER BY 1;
 SELECT (SELECT 1) FROM information_schema.tables;
-SELECT DISTINCT table_schema FROM information_schema.tables;
+SELECT DISTINCT table_schema FROM information_schema.tables WHERE table_schema = 'information_schema';
 SELECT 1 AS still_alive;

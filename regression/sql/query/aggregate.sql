@@ -1,0 +1,138 @@
+-- Aggregation: GROUP BY (expressions, ordinals, aliases), HAVING, DISTINCT, every aggregate
+-- function, ONLY_FULL_GROUP_BY, ORDER BY over grouped output, NULLS FIRST / LAST. Results
+-- reviewed against MySQL 8 semantics.
+DROP DATABASE IF EXISTS q_agg FORCE;
+CREATE DATABASE q_agg;
+USE q_agg;
+CREATE TABLE t (id INT, g VARCHAR(10), n INT, d DOUBLE, dc DECIMAL(10,2), dt DATE) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 3;
+INSERT INTO t VALUES (1, 'a', 10, 1.5, 1.25, '2024-01-01'), (2, 'A', 20, 2.5, 2.50, '2024-01-02'), (3, 'b', 30, NULL, 3.75, '2024-02-01'), (4, 'B ', NULL, 4.0, NULL, '2024-02-01'), (5, NULL, 50, 5.0, 5.00, NULL), (6, NULL, NULL, NULL, NULL, NULL), (7, 'c', 7, 7.0, 0.01, '2024-03-01'), (8, 'b', 30, 1.0, 3.75, '2024-02-15');
+CREATE TABLE e (id INT, g VARCHAR(10), n INT) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1;
+-- no GROUP BY: one row, also over an empty table
+SELECT COUNT(*), COUNT(n), SUM(n), MIN(n), MAX(n), AVG(n) FROM t;
+SELECT COUNT(*), COUNT(n), SUM(n), MIN(g), MAX(g), AVG(n), GROUP_CONCAT(g), BIT_AND(n), BIT_OR(n), BIT_XOR(n), STDDEV(n) FROM e;
+SELECT COUNT(*) FROM t WHERE id > 100;
+-- GROUP BY a column: NULL is one group, 'a' = 'A' and 'B ' = 'b' (general_ci, PAD SPACE)
+SELECT UPPER(TRIM(g)) AS ug, COUNT(*), SUM(n), GROUP_CONCAT(id ORDER BY id) FROM t GROUP BY g ORDER BY ug;
+SELECT UPPER(g) AS x, COUNT(*) FROM t WHERE id < 4 GROUP BY x ORDER BY x;
+SELECT t.g IS NULL, COUNT(*) FROM t GROUP BY t.g IS NULL ORDER BY 1;
+SELECT LOWER(t.g) AS lg, COUNT(*) FROM t GROUP BY g HAVING t.g > 'a' ORDER BY lg;
+SELECT UPPER(g) AS ug, COUNT(*) FROM t GROUP BY UPPER(g) ORDER BY ug;
+SELECT g, COUNT(*) FROM e GROUP BY g;
+-- ordinals and aliases
+SELECT n DIV 10 AS bucket, COUNT(*) AS c FROM t GROUP BY 1 ORDER BY 1;
+SELECT n DIV 10 AS bucket, COUNT(*) AS c FROM t GROUP BY bucket ORDER BY bucket DESC;
+-- a name in GROUP BY is a table column before a select alias: g is t.g here, so n is not grouped
+SELECT n % 2 AS g, COUNT(*) FROM t GROUP BY g ORDER BY 1;
+SELECT n % 2 AS m, COUNT(*) FROM t GROUP BY m ORDER BY m;
+SELECT id % 3 + 1, COUNT(*) FROM t GROUP BY id % 3 + 1 ORDER BY id % 3 + 1;
+SELECT dt, COUNT(*) FROM t GROUP BY dt ORDER BY dt;
+SELECT dt >= '2024-02-01' AS late, COUNT(*), MIN(dt), MAX(dt) FROM t GROUP BY late ORDER BY late;
+SELECT dc, COUNT(*) FROM t GROUP BY dc ORDER BY dc;
+SELECT d, n, COUNT(*) FROM t GROUP BY d, n ORDER BY d, n;
+-- aggregates
+SELECT g, COUNT(DISTINCT n), COUNT(DISTINCT n, d), SUM(DISTINCT n), AVG(DISTINCT n) FROM t GROUP BY g ORDER BY g;
+SELECT COUNT(DISTINCT g), COUNT(DISTINCT n), COUNT(DISTINCT dt) FROM t;
+SELECT AVG(n), AVG(d), AVG(dc), SUM(dc), SUM(d) FROM t;
+SELECT g, AVG(n), AVG(dc), AVG(d) FROM t GROUP BY g ORDER BY g;
+SELECT MIN(g), MAX(g), MIN(dt), MAX(dt), MIN(dc), MAX(dc), MIN(d), MAX(d) FROM t;
+SELECT g, MIN(id), MAX(id), ANY_VALUE(n) FROM t WHERE g = 'c' GROUP BY g;
+SELECT STD(n), STDDEV(n), STDDEV_POP(n), STDDEV_SAMP(n), VARIANCE(n), VAR_POP(n), VAR_SAMP(n) FROM t;
+SELECT g, STDDEV_SAMP(n), VAR_SAMP(n) FROM t GROUP BY g ORDER BY g;
+SELECT BIT_AND(n), BIT_OR(n), BIT_XOR(n) FROM t;
+SELECT g, BIT_AND(id), BIT_OR(id), BIT_XOR(id) FROM t GROUP BY g ORDER BY g;
+SELECT GROUP_CONCAT(id ORDER BY id) FROM t WHERE id < 5;
+SELECT GROUP_CONCAT(id ORDER BY id DESC) FROM t;
+SELECT GROUP_CONCAT(id ORDER BY id SEPARATOR '; ') FROM t;
+SELECT GROUP_CONCAT(DISTINCT n ORDER BY n) FROM t;
+SELECT GROUP_CONCAT(DISTINCT g ORDER BY g DESC SEPARATOR '|') FROM t;
+SELECT GROUP_CONCAT(g, ':', id ORDER BY id SEPARATOR '') FROM t;
+SELECT g, GROUP_CONCAT(id ORDER BY id) AS ids FROM t GROUP BY g ORDER BY g;
+SELECT GROUP_CONCAT(n) FROM t WHERE n IS NULL;
+SET group_concat_max_len = 5;
+SELECT GROUP_CONCAT(id ORDER BY id) FROM t;
+SHOW WARNINGS;
+SET group_concat_max_len = DEFAULT;
+SELECT COUNT(*) + 1, SUM(n) / COUNT(n), MAX(n) - MIN(n) FROM t;
+SELECT g, COUNT(*) * 10 AS c10, SUM(n) + MAX(id) FROM t GROUP BY g ORDER BY g;
+-- HAVING: aggregates, group keys, select aliases
+SELECT g, COUNT(*) AS c FROM t GROUP BY g HAVING COUNT(*) > 1 ORDER BY g;
+SELECT g, COUNT(*) AS c FROM t GROUP BY g HAVING c > 1 ORDER BY g;
+SELECT g, SUM(n) AS s FROM t GROUP BY g HAVING g IS NOT NULL AND s >= 30 ORDER BY s;
+SELECT g FROM t GROUP BY g HAVING MAX(n) > 10 ORDER BY g;
+SELECT COUNT(*) FROM t HAVING COUNT(*) > 100;
+SELECT COUNT(*) FROM t HAVING COUNT(*) > 1;
+SELECT id AS k FROM t HAVING k > 6 ORDER BY k;
+-- ORDER BY over grouped output: aggregates, aliases, ordinals, NULLS FIRST / LAST
+SELECT g, COUNT(*) FROM t GROUP BY g ORDER BY COUNT(*) DESC, g;
+SELECT g, SUM(n) AS s FROM t GROUP BY g ORDER BY s DESC, g;
+SELECT g, SUM(n) FROM t GROUP BY g ORDER BY 2, 1;
+SELECT g, MAX(id) FROM t GROUP BY g ORDER BY MIN(id);
+SELECT g, SUM(n) AS s FROM t GROUP BY g ORDER BY s NULLS LAST, g;
+SELECT g, SUM(n) AS s FROM t GROUP BY g ORDER BY s DESC NULLS FIRST, g;
+SELECT id, n FROM t ORDER BY n NULLS LAST, id;
+SELECT id, n FROM t ORDER BY n DESC NULLS FIRST, id;
+SELECT id, n FROM t ORDER BY n ASC NULLS FIRST, id DESC LIMIT 3;
+SELECT id, MAX(n) AS m FROM t GROUP BY id ORDER BY m DESC NULLS LAST, id;
+SELECT id, MAX(n) AS m FROM t GROUP BY id ORDER BY m NULLS LAST, id DESC;
+SELECT g, COUNT(*) FROM t GROUP BY g ORDER BY g LIMIT 2 OFFSET 1;
+-- DISTINCT
+SELECT DISTINCT g FROM t ORDER BY g;
+SELECT DISTINCT n DIV 10 FROM t ORDER BY 1;
+SELECT DISTINCT g, n FROM t ORDER BY g, n;
+SELECT DISTINCT dt FROM t ORDER BY dt DESC;
+SELECT DISTINCT COUNT(*) FROM t GROUP BY g ORDER BY 1;
+SELECT DISTINCT g FROM e;
+SELECT DISTINCT g FROM t ORDER BY g LIMIT 2;
+SELECT COUNT(*) FROM t WHERE g IN ('a', 'b');
+-- more shapes: keys not selected, expressions over keys and aggregates, stars, parentheses
+SELECT COUNT(*) FROM t GROUP BY g ORDER BY 1;
+SELECT (id % 3) * 10 AS k, COUNT(*) FROM t GROUP BY id % 3 ORDER BY k;
+SELECT g, SUM(n) / COUNT(*) AS r FROM t GROUP BY g ORDER BY SUM(n) / COUNT(*) DESC, g;
+SELECT *, COUNT(*) FROM t WHERE id = 1 GROUP BY id, g, n, d, dc, dt;
+SELECT CONCAT(g, '!') AS x, MAX(id) FROM t WHERE g IS NOT NULL GROUP BY g ORDER BY MAX(id);
+-- prepared statements and INSERT ... SELECT
+PREPARE s1 FROM 'SELECT UPPER(g), COUNT(*) FROM t WHERE n > ? GROUP BY g HAVING COUNT(*) >= ? ORDER BY 2, 1';
+SET @lo = 5, @c = 1;
+EXECUTE s1 USING @lo, @c;
+SET @lo = 15, @c = 2;
+EXECUTE s1 USING @lo, @c;
+DEALLOCATE PREPARE s1;
+CREATE TABLE s (g VARCHAR(10), c BIGINT, total DECIMAL(20,2)) DUPLICATE KEY(g) DISTRIBUTED BY HASH(g) BUCKETS 1;
+INSERT INTO s SELECT LOWER(g), COUNT(*), SUM(dc) FROM t GROUP BY g;
+SELECT * FROM s ORDER BY g;
+-- ONLY_FULL_GROUP_BY and errors
+SELECT g, n FROM t GROUP BY g;
+SELECT id, COUNT(*) FROM t;
+SELECT g FROM t GROUP BY g ORDER BY n;
+SELECT g, COUNT(*) FROM t GROUP BY g HAVING n > 1;
+SELECT COUNT(*) FROM t HAVING n > 1;
+SELECT g FROM t GROUP BY nope;
+SELECT g FROM t GROUP BY 3;
+SELECT g, COUNT(*) AS c FROM t GROUP BY 2;
+SELECT g, COUNT(*) AS c FROM t GROUP BY c;
+SELECT g FROM t GROUP BY COUNT(*);
+SELECT COUNT(SUM(n)) FROM t;
+SELECT g FROM t WHERE COUNT(*) > 1 GROUP BY g;
+SELECT g, COUNT(*) FROM t GROUP BY g HAVING nope > 1;
+SELECT g, COUNT(*) FROM t GROUP BY g ORDER BY nope;
+SELECT DISTINCT g FROM t ORDER BY n;
+-- MySQL: 1064 (COUNT(a, b) is a syntax error there); here the parameter count error
+SELECT COUNT(n, d) FROM t;
+SELECT g FROM t GROUP BY g WITH ROLLUP;
+SELECT *, COUNT(*) FROM t GROUP BY id;
+-- grouping by the whole unique key makes the other columns functionally dependent (MySQL)
+CREATE TABLE u (k1 INT, k2 VARCHAR(5), v INT, w VARCHAR(5)) UNIQUE KEY(k1, k2) DISTRIBUTED BY HASH(k1) BUCKETS 2;
+INSERT INTO u VALUES (1, 'x', 10, 'p'), (1, 'y', 20, 'q'), (2, 'x', 30, 'p');
+SELECT k1, k2, v, w, COUNT(*) FROM u GROUP BY k1, k2 ORDER BY k1, k2;
+SELECT k1, v FROM u GROUP BY k1;
+SELECT w, SUM(v) FROM u GROUP BY w ORDER BY w;
+-- without ONLY_FULL_GROUP_BY a non-grouped column takes a value of the group
+SET sql_mode = 'STRICT_TRANS_TABLES';
+SELECT g, MAX(n), MIN(id) FROM t WHERE g = 'c' GROUP BY g;
+SELECT n, COUNT(*) FROM t WHERE n = 30 GROUP BY n;
+SELECT id, COUNT(*) FROM t WHERE id = 3;
+SET sql_mode = DEFAULT;
+-- information_schema tables aggregate too
+SELECT TABLE_SCHEMA, COUNT(*) > 0 FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'information_schema' GROUP BY TABLE_SCHEMA;
+SELECT COUNT(DISTINCT TABLE_NAME) > 5 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'information_schema';
+DROP DATABASE q_agg FORCE;
