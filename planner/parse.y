@@ -45,7 +45,7 @@
     UNCOMMITTED REPEATABLE SERIALIZABLE CONSISTENT SNAPSHOT GLOBAL SESSION LOCAL NAMES CHARSET
     COLLATION STATUS VARIABLES WARNINGS ERRORS PROCESSLIST FULL ENGINES STORAGE CONNECTION QUERY
     PASSWORD OFFSET SIGNED DATE DATETIME TIME TIMESTAMP TABLES COUNT ESCAPE UNKNOWN END SUBSTR
-    SUBSTRING TRIM CAST PREPARE EXECUTE DEALLOCATE ROLLUP.
+    SUBSTRING TRIM CAST PREPARE EXECUTE DEALLOCATE ROLLUP RECURSIVE.
 
 /* Precedence, lowest first (MySQL's operator precedence). */
 %right ASSIGN.
@@ -74,10 +74,29 @@ input ::= cmd semi_opt.
 semi_opt ::= .
 semi_opt ::= SEMI.
 
-/* SELECT. Joins, subqueries, WITH ROLLUP and UNION parse, then fail with
- * ER_NOT_SUPPORTED_YET (plan_stmt_unsupported keeps the first one met). */
+/* SELECT. WITH ROLLUP and UNION parse, then fail with ER_NOT_SUPPORTED_YET
+ * (plan_stmt_unsupported keeps the first one met). Nested SELECTs (derived tables, CTEs) get
+ * their own statement: subq_begin pushes it, plan_stmt_derived / plan_stmt_cte pop it. */
 cmd ::= select. { plan_stmt_begin(pp, PS_SELECT); }
+cmd ::= WITH ctelist select. { plan_stmt_begin(pp, PS_SELECT); }
+cmd ::= WITH RECURSIVE ctelist select. { plan_stmt_unsupported(pp, "WITH RECURSIVE"); }
+
+ctelist ::= cte.
+ctelist ::= ctelist COMMA cte.
+cte ::= ident_tok(N) AS LP subq_begin select RP. { plan_stmt_cte(pp, &N); }
+subq_begin ::= . { plan_stmt_push(pp); }
 cmd ::= select UNION union_opt select. { plan_stmt_unsupported(pp, "UNION"); }
+
+/* EXPLAIN [VERBOSE | ANALYZE] / DESC / DESCRIBE <select>: the plan, not the rows
+ * (plan_explain.c). DESC <table> stays DESC TABLE: a SELECT keyword picks this rule. */
+%fallback ID ANALYZE VERBOSE.
+cmd ::= explain_kw(K) select. { pp->stmt->explain = (uint8_t)K; plan_stmt_begin(pp, PS_SELECT); }
+%type explain_kw {int}
+explain_kw(A) ::= EXPLAIN. { A = PLAN_EXPLAIN_PLAIN; }
+explain_kw(A) ::= EXPLAIN VERBOSE. { A = PLAN_EXPLAIN_VERBOSE; }
+explain_kw(A) ::= EXPLAIN ANALYZE. { A = PLAN_EXPLAIN_ANALYZE; }
+explain_kw(A) ::= DESC. { A = PLAN_EXPLAIN_PLAIN; }
+explain_kw(A) ::= DESCRIBE. { A = PLAN_EXPLAIN_PLAIN; }
 
 select ::= SELECT distinct_opt selitems from_opt where_opt group_opt having_opt order_opt limit_opt.
 
@@ -107,35 +126,42 @@ from_opt ::= FROM tablelist.
 
 tablelist ::= tableref.
 tablelist ::= tablelist COMMA tableref.
-tablelist ::= tablelist join_kw tableref join_cond. { plan_stmt_unsupported(pp, "JOIN"); }
+tablelist ::= tablelist join_kw(K) tableref join_cond. { plan_stmt_join(pp, K & 15, K >= 16); }
 
-join_kw ::= JOIN.
-join_kw ::= INNER JOIN.
-join_kw ::= CROSS JOIN.
-join_kw ::= STRAIGHT_JOIN.
-join_kw ::= NATURAL JOIN.
-join_kw ::= LEFT JOIN.
-join_kw ::= LEFT OUTER JOIN.
-join_kw ::= RIGHT JOIN.
-join_kw ::= RIGHT OUTER JOIN.
+%type join_kw {int}
+join_kw(K) ::= JOIN. { K = plan_stmt_full_pending(pp, NULL); }
+join_kw(K) ::= OUTER(T) JOIN. { K = plan_stmt_full_pending(pp, &T); }
+join_kw(K) ::= INNER JOIN. { K = PLAN_JOIN_INNER; }
+join_kw(K) ::= CROSS JOIN. { K = PLAN_JOIN_CROSS; }
+join_kw(K) ::= STRAIGHT_JOIN. { K = PLAN_JOIN_INNER; }
+join_kw(K) ::= NATURAL JOIN. { K = PLAN_JOIN_INNER + 16; }
+join_kw(K) ::= NATURAL INNER JOIN. { K = PLAN_JOIN_INNER + 16; }
+join_kw(K) ::= NATURAL LEFT outer_opt JOIN. { K = PLAN_JOIN_LEFT + 16; }
+join_kw(K) ::= NATURAL RIGHT outer_opt JOIN. { K = PLAN_JOIN_RIGHT + 16; }
+join_kw(K) ::= LEFT outer_opt JOIN. { K = PLAN_JOIN_LEFT; }
+join_kw(K) ::= RIGHT outer_opt JOIN. { K = PLAN_JOIN_RIGHT; }
+join_kw(K) ::= FULL outer_opt JOIN. { K = PLAN_JOIN_FULL; }
+
+outer_opt ::= .
+outer_opt ::= OUTER.
 
 join_cond ::= .
-join_cond ::= ON expr.
-join_cond ::= USING LP idlist RP.
+join_cond ::= ON expr(X). { plan_stmt_join_on(pp, X); }
+join_cond ::= USING LP join_using RP.
 
-idlist ::= ident_tok.
-idlist ::= idlist COMMA ident_tok.
+join_using ::= ident_tok(N). { plan_stmt_join_using(pp, &N); }
+join_using ::= join_using COMMA ident_tok(N). { plan_stmt_join_using(pp, &N); }
 
 tableref ::= ident_tok(N). { plan_stmt_table(pp, NULL, &N, NULL); }
-tableref ::= ident_tok(N) ident_tok(A). { plan_stmt_table(pp, NULL, &N, &A); }
+tableref ::= ident_tok(N) ident_tok(A). { plan_stmt_table_alias(pp, NULL, &N, &A); }
 tableref ::= ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, NULL, &N, &A); }
 tableref ::= ident_tok(D) DOT ident_tok(N). { plan_stmt_table(pp, &D, &N, NULL); }
 tableref ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N). { plan_ast_catalog(pp, &C); plan_stmt_table(pp, &D, &N, NULL); }
 tableref ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan_ast_catalog(pp, &C); plan_stmt_table(pp, &D, &N, &A); }
 tableref ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_ast_catalog(pp, &C); plan_stmt_table(pp, &D, &N, &A); }
-tableref ::= ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
+tableref ::= ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan_stmt_table_alias(pp, &D, &N, &A); }
 tableref ::= ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
-tableref ::= LP select RP as_opt ident_tok. { plan_stmt_unsupported(pp, "subqueries"); }
+tableref ::= LP subq_begin select RP as_opt ident_tok(A). { plan_stmt_derived(pp, &A); }
 /* Time travel: FOR VERSION AS OF <tso> | FOR TIME AS OF '<datetime>' (plan_stmt_as_of marks the
  * table just added). */
 tableref ::= ident_tok(N) dml_asof(X). { plan_stmt_table(pp, NULL, &N, NULL); plan_stmt_as_of(pp, X); }

@@ -885,6 +885,100 @@ hashagg_next(plan_op *op, plan_batch **out, db_error *err)
     return DB_OK;
 }
 
+/* ---- EXPLAIN and exec_mem_limit ---- */
+
+static const char *const agg_names[] = {
+        [PLAN_AGG_COUNT_STAR] = "COUNT",
+        [PLAN_AGG_COUNT] = "COUNT",
+        [PLAN_AGG_MIN] = "MIN",
+        [PLAN_AGG_MAX] = "MAX",
+        [PLAN_AGG_SUM] = "SUM",
+        [PLAN_AGG_AVG] = "AVG",
+        [PLAN_AGG_GROUP_CONCAT] = "GROUP_CONCAT",
+        [PLAN_AGG_ANY_VALUE] = "ANY_VALUE",
+        [PLAN_AGG_STDDEV_POP] = "STDDEV_POP",
+        [PLAN_AGG_STDDEV_SAMP] = "STDDEV_SAMP",
+        [PLAN_AGG_VAR_POP] = "VAR_POP",
+        [PLAN_AGG_VAR_SAMP] = "VAR_SAMP",
+        [PLAN_AGG_BIT_AND] = "BIT_AND",
+        [PLAN_AGG_BIT_OR] = "BIT_OR",
+        [PLAN_AGG_BIT_XOR] = "BIT_XOR",
+};
+
+/* An expression over the child's row; SELECT DISTINCT's synthesized column references have
+ * no text, so they are named after the child's column. */
+static const char *
+input_text(plan_explain *ex, plan_op *op, const plan_expr *e)
+{
+    const char *t = plan__explain_expr(ex, e);
+    if (*t == '\0' && e->slot >= 0) {
+        return plan__explain_col(ex, op->child, (uint32_t)e->slot);
+    }
+    return t;
+}
+
+/* "SUM(x)", "COUNT(DISTINCT a, b)", "COUNT(*)" in the statement arena. */
+static const char *
+agg_text(plan_explain *ex, plan_op *op, const plan_agg *ag)
+{
+    const char *name = agg_names[ag->kind];
+    if (ag->kind == PLAN_AGG_COUNT_STAR) {
+        return "COUNT(*)";
+    }
+    const char *args = "";
+    for (uint32_t j = 0; j < agg_nargs(ag); j++) {
+        const char *t = input_text(ex, op, agg_arg(ag, j));
+        args = j ? plan__explain_cat(ex, args, ", ", t) : t;
+    }
+    return plan__explain_cat(ex, name, ag->distinct ? "(DISTINCT " : "(",
+                             plan__explain_cat(ex, args, ")", ""));
+}
+
+static const char *
+hashagg_col_name(plan_op *op, uint32_t c, plan_explain *ex)
+{
+    const op_hashagg *g = (const op_hashagg *)op;
+    if (c < g->nkeys) {
+        return input_text(ex, op, g->keys[c]);
+    }
+    return c - g->nkeys < g->naggs ? agg_text(ex, op, &g->aggs[c - g->nkeys]) : NULL;
+}
+
+static void
+hashagg_describe(plan_op *op, plan_explain *ex)
+{
+    const op_hashagg *g = (const op_hashagg *)op;
+    plan__explain_printf(ex, "AGGREGATE(");
+    for (uint32_t c = 0; c < op->ncols; c++) {
+        plan__explain_printf(ex, "%s%s",
+                             c == 0          ? ""
+                             : c == g->nkeys ? "; "
+                                             : ", ",
+                             hashagg_col_name(op, c, ex));
+    }
+    if (g->nkeys > 0 && g->naggs == 0) {
+        plan__explain_printf(ex, ";");
+    }
+    plan__explain_printf(ex, ")");
+}
+
+/* The group and DISTINCT hash tables, charged to exec_mem_limit. */
+static size_t
+hashagg_mem_used(const plan_op *op)
+{
+    const op_hashagg *g = (const op_hashagg *)op;
+    if (!g->has_ht) {
+        return 0;
+    }
+    size_t n = aht_bytes(&g->ht);
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        if (g->aggs[i].distinct) {
+            n += aht_bytes(&g->dist[i]);
+        }
+    }
+    return n;
+}
+
 plan_op *
 plan__op_hashagg(plan_ectx *cx, plan_op *child, plan_expr *const *keys, uint32_t nkeys,
                  const plan_agg *aggs, uint32_t naggs)
@@ -896,6 +990,9 @@ plan__op_hashagg(plan_ectx *cx, plan_op *child, plan_expr *const *keys, uint32_t
     g->base.open = hashagg_open;
     g->base.next = hashagg_next;
     g->base.close = hashagg_close;
+    g->base.describe = hashagg_describe;
+    g->base.col_name = hashagg_col_name;
+    g->base.mem_used = hashagg_mem_used;
     uint32_t n = nkeys + naggs;
     g->base.ncols = n;
     g->base.types = arena_calloc(cx->a, n ? n : 1, sizeof(plan_vtype));

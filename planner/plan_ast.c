@@ -510,6 +510,7 @@ plan_stmt_table(plan_parse *pp, const plan_token *db, const plan_token *name,
     plan_stmt *st = pp->stmt;
     st->tables = grow(pp->a, st->tables, st->ntables, &st->cap_tables, sizeof(plan_table_ref));
     plan_table_ref *t = &st->tables[st->ntables++];
+    memset(t, 0, sizeof *t);
     t->db = db ? plan__ident_decode(pp->a, db) : NULL;
     t->name = plan__ident_decode(pp->a, name);
     t->alias = alias ? plan__ident_decode(pp->a, alias) : NULL;
@@ -984,4 +985,106 @@ plan_stmt_as_of(plan_parse *pp, const plan_ast *x)
     plan_stmt *st = pp->stmt;
     DB_ASSERT(st->ntables > 0);
     st->tables[st->ntables - 1].as_of = x;
+}
+
+void
+plan_stmt_join(plan_parse *pp, int type, bool natural)
+{
+    plan_stmt *st = pp->stmt;
+    DB_ASSERT(st->ntables > 0);
+    plan_table_ref *t = &st->tables[st->ntables - 1];
+    t->join = (uint8_t)type;
+    t->natural = natural;
+    if (type == PLAN_JOIN_CROSS && (t->on || t->nusing)) {
+        t->join = PLAN_JOIN_INNER; /* CROSS JOIN ... ON is an inner join (MySQL) */
+    }
+}
+
+void
+plan_stmt_join_on(plan_parse *pp, plan_ast *on)
+{
+    plan_stmt *st = pp->stmt;
+    DB_ASSERT(st->ntables > 0);
+    st->tables[st->ntables - 1].on = on;
+}
+
+void
+plan_stmt_join_using(plan_parse *pp, const plan_token *name)
+{
+    plan_stmt *st = pp->stmt;
+    DB_ASSERT(st->ntables > 0);
+    plan_table_ref *t = &st->tables[st->ntables - 1];
+    t->using_cols = grow(pp->a, t->using_cols, t->nusing, &t->cap_using, sizeof(char *));
+    t->using_cols[t->nusing++] = plan__ident_decode(pp->a, name);
+}
+
+void
+plan_stmt_push(plan_parse *pp)
+{
+    plan_stmt *st = arena_calloc(pp->a, 1, sizeof *st);
+    st->kind = PS_SELECT;
+    st->isolation = PLAN_ISO_NONE;
+    st->parent = pp->stmt;
+    pp->stmt = st;
+}
+
+/* The nested statement ends: back to its parent; what it could not support, the parent
+ * cannot either. */
+static plan_stmt *
+stmt_pop(plan_parse *pp)
+{
+    plan_stmt *in = pp->stmt;
+    DB_ASSERT(in->parent != NULL);
+    pp->stmt = in->parent;
+    if (in->kind == PS_UNSUPPORTED && in->what) {
+        plan_stmt_unsupported(pp, in->what);
+    }
+    return in;
+}
+
+void
+plan_stmt_derived(plan_parse *pp, const plan_token *alias)
+{
+    plan_stmt *in = stmt_pop(pp);
+    plan_stmt *st = pp->stmt;
+    st->tables = grow(pp->a, st->tables, st->ntables, &st->cap_tables, sizeof(plan_table_ref));
+    plan_table_ref *t = &st->tables[st->ntables++];
+    memset(t, 0, sizeof *t);
+    t->alias = plan__ident_decode(pp->a, alias);
+    t->name = t->alias;
+    t->sub = in;
+}
+
+void
+plan_stmt_cte(plan_parse *pp, const plan_token *name)
+{
+    plan_stmt *in = stmt_pop(pp);
+    plan_stmt *st = pp->stmt;
+    st->ctes = grow(pp->a, st->ctes, st->nctes, &st->cap_ctes, sizeof(plan_cte));
+    plan_cte *c = &st->ctes[st->nctes++];
+    c->name = plan__ident_decode(pp->a, name);
+    c->st = in;
+}
+
+void
+plan_stmt_table_alias(plan_parse *pp, const plan_token *db, const plan_token *name,
+                      const plan_token *alias)
+{
+    if (alias->type == TK_FULL) {
+        plan_stmt_table(pp, db, name, NULL);
+        pp->full_pending = true;
+        return;
+    }
+    plan_stmt_table(pp, db, name, alias);
+}
+
+int
+plan_stmt_full_pending(plan_parse *pp, const plan_token *outer)
+{
+    bool full = pp->full_pending;
+    pp->full_pending = false;
+    if (outer && !full) {
+        syntax_error_at(pp, outer);
+    }
+    return full ? PLAN_JOIN_FULL : PLAN_JOIN_INNER;
 }

@@ -236,6 +236,12 @@ op_batch_reset(plan_op *op)
 int
 plan__op_drain(plan_op *root, plan_batch_fn fn, void *ctx, db_error *err)
 {
+    /* The outermost tree of the statement is charged to exec_mem_limit (plan_explain.c). */
+    plan_session *s = root->cx->s;
+    bool charged = s->lim_arena != NULL && s->lim_root == NULL;
+    if (charged) {
+        s->lim_root = root;
+    }
     int rc = root->open(root, err);
     while (rc == DB_OK) {
         plan_batch *b = NULL;
@@ -246,6 +252,9 @@ plan__op_drain(plan_op *root, plan_batch_fn fn, void *ctx, db_error *err)
         rc = fn(ctx, b, err);
     }
     root->close(root);
+    if (charged) {
+        s->lim_root = NULL;
+    }
     return rc;
 }
 
@@ -311,6 +320,19 @@ rows_next(plan_op *op, plan_batch **out, db_error *err)
     return emit_rows(op, r->out, r->rows, NULL, r->nrows, &r->pos, out, err);
 }
 
+/* EXPLAIN: information_schema tables are the materialized rows of a SELECT so far. */
+static void
+rows_describe(plan_op *op, plan_explain *ex)
+{
+    const op_rows *r = (const op_rows *)op;
+    const char *vt = plan__explain_vtable(ex);
+    if (vt) {
+        plan__explain_printf(ex, "INFORMATION_SCHEMA SCAN(%s)", vt);
+    } else {
+        plan__explain_printf(ex, "VALUES(%zu rows)", r->nrows);
+    }
+}
+
 plan_op *
 plan__op_rows(plan_ectx *cx, const plan_vtype *types, uint32_t ncols, const plan_value *rows,
               size_t nrows, uint32_t cap)
@@ -320,6 +342,7 @@ plan__op_rows(plan_ectx *cx, const plan_vtype *types, uint32_t ncols, const plan
     r->base.open = rows_open;
     r->base.next = rows_next;
     r->base.close = op_close_base;
+    r->base.describe = rows_describe;
     r->base.ncols = ncols;
     r->base.types = arena_calloc(cx->a, ncols ? ncols : 1, sizeof(plan_vtype));
     if (ncols) {
@@ -388,6 +411,12 @@ filter_next(plan_op *op, plan_batch **out, db_error *err)
     }
 }
 
+static void
+filter_describe(plan_op *op, plan_explain *ex)
+{
+    plan__explain_printf(ex, "FILTER(%s)", plan__explain_expr(ex, ((op_filter *)op)->pred));
+}
+
 plan_op *
 plan__op_filter(plan_ectx *cx, plan_op *child, const plan_expr *pred)
 {
@@ -396,6 +425,7 @@ plan__op_filter(plan_ectx *cx, plan_op *child, const plan_expr *pred)
     f->base.open = op_open_base;
     f->base.next = filter_next;
     f->base.close = op_close_base;
+    f->base.describe = filter_describe;
     f->base.ncols = child->ncols;
     f->base.types = child->types;
     f->pred = pred;
@@ -473,6 +503,22 @@ project_next(plan_op *op, plan_batch **out, db_error *err)
     return DB_OK;
 }
 
+static const char *
+project_col_name(plan_op *op, uint32_t c, plan_explain *ex)
+{
+    return c < op->ncols ? plan__explain_expr(ex, ((op_project *)op)->exprs[c]) : NULL;
+}
+
+static void
+project_describe(plan_op *op, plan_explain *ex)
+{
+    plan__explain_printf(ex, "PROJECT(");
+    for (uint32_t c = 0; c < op->ncols; c++) {
+        plan__explain_printf(ex, "%s%s", c ? ", " : "", project_col_name(op, c, ex));
+    }
+    plan__explain_printf(ex, ")");
+}
+
 plan_op *
 plan__op_project(plan_ectx *cx, plan_op *child, plan_expr *const *exprs, uint32_t n)
 {
@@ -481,6 +527,8 @@ plan__op_project(plan_ectx *cx, plan_op *child, plan_expr *const *exprs, uint32_
     p->base.open = project_open;
     p->base.next = project_next;
     p->base.close = op_close_base;
+    p->base.describe = project_describe;
+    p->base.col_name = project_col_name;
     p->base.ncols = n;
     p->base.types = arena_calloc(cx->a, n ? n : 1, sizeof(plan_vtype));
     for (uint32_t i = 0; i < n; i++) {
@@ -646,6 +694,22 @@ sort_next(plan_op *op, plan_batch **out, db_error *err)
     return emit_rows(op, s->out, s->rows, s->order, s->nrows, &s->pos, out, err);
 }
 
+static void
+sort_describe(plan_op *op, plan_explain *ex)
+{
+    const op_sort *s = (const op_sort *)op;
+    plan__explain_printf(ex, "SORT(");
+    for (uint32_t k = 0; k < s->nkeys; k++) {
+        const plan_sort_key *key = &s->keys[k];
+        plan__explain_printf(ex, "%s%s%s%s", k ? ", " : "",
+                             plan__explain_col(ex, op->child, key->col), key->desc ? " DESC" : "",
+                             key->nulls == 1   ? " NULLS FIRST"
+                             : key->nulls == 2 ? " NULLS LAST"
+                                               : "");
+    }
+    plan__explain_printf(ex, ")");
+}
+
 plan_op *
 plan__op_sort(plan_ectx *cx, plan_op *child, const plan_sort_key *keys, uint32_t nkeys)
 {
@@ -654,6 +718,7 @@ plan__op_sort(plan_ectx *cx, plan_op *child, const plan_sort_key *keys, uint32_t
     s->base.open = sort_open;
     s->base.next = sort_next;
     s->base.close = op_close_base;
+    s->base.describe = sort_describe;
     s->base.ncols = child->ncols;
     s->base.types = child->types;
     for (uint32_t k = 0; k < nkeys; k++) {
@@ -725,6 +790,18 @@ limit_next(plan_op *op, plan_batch **out, db_error *err)
     return DB_OK;
 }
 
+static void
+limit_describe(plan_op *op, plan_explain *ex)
+{
+    const op_limit *l = (const op_limit *)op;
+    if (l->offset) {
+        plan__explain_printf(ex, "LIMIT(%llu, offset %llu)", (unsigned long long)l->count,
+                             (unsigned long long)l->offset);
+    } else {
+        plan__explain_printf(ex, "LIMIT(%llu)", (unsigned long long)l->count);
+    }
+}
+
 plan_op *
 plan__op_limit(plan_ectx *cx, plan_op *child, uint64_t offset, uint64_t count)
 {
@@ -733,6 +810,7 @@ plan__op_limit(plan_ectx *cx, plan_op *child, uint64_t offset, uint64_t count)
     l->base.open = limit_open;
     l->base.next = limit_next;
     l->base.close = op_close_base;
+    l->base.describe = limit_describe;
     l->base.ncols = child->ncols;
     l->base.types = child->types;
     l->offset = offset;

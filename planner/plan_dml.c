@@ -589,9 +589,10 @@ typedef struct dml_buf {
     const bool *given; /* partial update mask or NULL */
     plan_scell *cells; /* DML_CHUNK * ncols */
     uint32_t n;
-    uint64_t total; /* rows handed over */
-    uint32_t rr;    /* RANDOM distribution: next bucket */
-    arena *chunk;   /* string copies and vectors of one chunk */
+    uint64_t total;      /* rows handed over */
+    uint32_t rr;         /* RANDOM distribution: next bucket */
+    arena *chunk;        /* string copies and vectors of one chunk */
+    const bool *part_ok; /* INSERT ... PARTITION (p, ...): the partitions rows may go to */
 } dml_buf;
 
 static void
@@ -786,7 +787,12 @@ rb_flush(dml_buf *b, db_error *err)
     gather(b, all, b->n, vecs);
     for (uint32_t k = 0; k < b->n; k++) {
         int p = route_part(t, &b->cells[(size_t)k * t->ncols]);
-        if (p < 0) {
+        if (p < 0 || (b->part_ok != NULL && !b->part_ok[p])) {
+            if (t->part_col < 0) {
+                return db_error_set(err, ER_DORIS,
+                                    "Insert has filtered data in strict mode. Reason: no "
+                                    "partition for this tuple.");
+            }
             no_partition(t, &b->cells[(size_t)k * t->ncols + t->part_col], err, b->cx->a);
             return DB_ERR;
         }
@@ -1056,6 +1062,33 @@ stmt_finish(plan_ectx *cx, stor_writer *w, bool own, const plan_stmt *st, plan_o
  * INSERT
  * ====================================================================================== */
 
+/* The partitions named by PARTITION (p, ...) as a per-partition flag array (NULL when the
+ * statement names none). An unknown name is Doris's error. */
+static int
+named_partitions(plan_ectx *cx, const plan_stmt *st, const plan_tbl *t, bool **out, db_error *err)
+{
+    *out = NULL;
+    if (st->ndml_parts == 0) {
+        return DB_OK;
+    }
+    bool *ok = arena_calloc(cx->a, t->nparts ? t->nparts : 1, sizeof *ok);
+    for (uint32_t i = 0; i < st->ndml_parts; i++) {
+        bool found = false;
+        for (uint32_t p = 0; p < t->nparts; p++) {
+            if (strcmp(t->parts[p].name, st->dml_parts[i]) == 0) {
+                ok[p] = found = true;
+            }
+        }
+        if (!found) {
+            return db_error_set(err, ER_DORIS,
+                                arena_sprintf(cx->a, "Unknown partition '%s' in table '%s'",
+                                              st->dml_parts[i], t->name));
+        }
+    }
+    *out = ok;
+    return DB_OK;
+}
+
 /* Target column list of an INSERT: indexes into tbl->cols (given[] marks them). */
 static int
 insert_targets(plan_ectx *cx, const plan_stmt *st, const plan_tbl *t, uint32_t **cols, uint32_t *n,
@@ -1231,7 +1264,15 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
     bool own;
     stor_writer *w = stmt_writer(cx, &own);
     dml_buf b;
+    bool *part_ok;
+    if (named_partitions(cx, st, &t, &part_ok, err) != DB_OK) {
+        if (own) {
+            stor_writer_free(w);
+        }
+        return DB_ERR;
+    }
     rb_init(&b, cx, &t, w, partial ? given : NULL);
+    b.part_ok = part_ok;
     if (!own && txn_schema(cx->s, &t.sc, &b.sc, err) != DB_OK) {
         rb_destroy(&b);
         return DB_ERR;
@@ -1540,8 +1581,13 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
                                           "but Table[%s] is an aggregate table.",
                                           t.name));
     }
+    bool *part_ok;
+    if (named_partitions(cx, st, &t, &part_ok, err) != DB_OK) {
+        return DB_ERR;
+    }
     plan_op *root = plan__op_tscan(cx, &t, 0, by_location, false);
     plan__tscan_prune(root, st->where, t.name);
+    plan__tscan_only_partitions(root, part_ok);
     if (where) {
         root = plan__op_filter(cx, root, where);
     }

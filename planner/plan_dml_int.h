@@ -86,6 +86,9 @@ plan_op *plan__op_tscan(plan_ectx *cx, const plan_tbl *tbl, uint64_t as_of_tso, 
  * zone-map and short-key pruning. Only ever skips rows the predicate rejects; the caller still
  * filters. Call before the operator opens. */
 void plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual);
+/* Restrict a table scan to the partitions flagged in ok (DELETE ... PARTITION (p)); NULL = no
+ * restriction. Call after plan__tscan_prune, before the operator opens. */
+void plan__tscan_only_partitions(plan_op *op, const bool *ok);
 /* v in column c's storage form (no error: false when it does not convert). */
 bool plan__scell_of(plan_ectx *cx, const plan_tcol *c, const plan_value *v, plan_scell *out);
 /* Order of two storage-form values of column c (NULL first). */

@@ -223,6 +223,9 @@ exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outc
             db_error *err)
 {
     plan_session *s = cx->s;
+    if (st->explain) {
+        return plan__explain(cx, st, sink, out, err); /* plan_explain.c */
+    }
     if (st->ntables > 0) {
         return plan__select_from(cx, st, sink, out, err);
     }
@@ -913,6 +916,9 @@ plan__exec_stmt(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_
     if (plan__hint_apply(cx, st, &hint, err) != DB_OK) { /* SET_VAR: this statement only */
         return DB_ERR;
     }
+    /* query_timeout / max_execution_time / exec_mem_limit of this statement (plan_explain.c),
+     * after the hints: SET_VAR may change them. */
+    bool limits = plan__limits_begin(cx, st);
     int rc = DB_OK;
     switch (st->kind) {
     case PS_SELECT:
@@ -991,6 +997,9 @@ plan__exec_stmt(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_
     case PS_DDL:
         rc = plan__exec_ddl(cx, st, sink, out, err); /* plan_ddl.c */
         break;
+    }
+    if (limits) {
+        plan__limits_end(s);
     }
     plan__hint_restore(s, &hint);
     if (st->kind >= PS_SHOW_VARIABLES && st->kind <= PS_SHOW_ENGINES) {

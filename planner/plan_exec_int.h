@@ -90,6 +90,7 @@ plan_vtype plan__vtype_of(const plan_expr *e);
  * ====================================================================================== */
 
 typedef struct plan_op plan_op;
+typedef struct plan_explain plan_explain; /* EXPLAIN output being built (plan_explain.c) */
 
 struct plan_op {
     /* Prepare to produce rows (opens the child first). */
@@ -106,7 +107,50 @@ struct plan_op {
     plan_vtype *types; /* output column types (statement arena) */
     arena *ba;         /* batch arena: reset at each next, freed by close; NULL until open */
     bool opened;
+    /* EXPLAIN and statement limits (plan_explain.c; README.md §EXPLAIN). All optional. */
+    plan_op *child2; /* second input (a join's build side) or NULL; EXPLAIN and exec_mem_limit
+                        walk child, then child2 */
+    /* Append this operator's line, e.g. "FILTER(a > 1)", with plan__explain_printf; NULL
+     * prints "OPERATOR". Never fails; runs before open or after close. */
+    void (*describe)(plan_op *op, plan_explain *ex);
+    /* Display name of output column c (for the keys of a parent), or NULL: plan__explain_col
+     * then asks child (same column index) or prints "#c". */
+    const char *(*col_name)(plan_op *op, uint32_t c, plan_explain *ex);
+    /* Bytes held outside the statement and batch arenas (hash tables, build sides), charged to
+     * exec_mem_limit at every plan__check_interrupt; NULL = none. */
+    size_t (*mem_used)(const plan_op *op);
+    /* EXPLAIN ANALYZE: active rows returned by next. Counted by a wrapper that
+     * plan__explain_analyze installs around next (next_inner keeps the operator's own), so
+     * operators never maintain it and ordinary statements pay nothing. */
+    uint64_t rows_out;
+    int (*next_inner)(plan_op *op, plan_batch **out, db_error *err);
 };
+
+/* EXPLAIN helpers (plan_explain.c) for describe callbacks: printf onto the current line;
+ * the display text of an analysed expression (its SQL text as written); an output column of
+ * op by name. Results live in the statement arena. */
+void plan__explain_printf(plan_explain *ex, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+const char *plan__explain_expr(plan_explain *ex, const plan_expr *e);
+const char *plan__explain_col(plan_explain *ex, plan_op *op, uint32_t c);
+/* a b c concatenated (statement arena). */
+const char *plan__explain_cat(plan_explain *ex, const char *a, const char *b, const char *c);
+/* True under EXPLAIN ANALYZE (after the tree ran; counters are final). */
+bool plan__explain_analyzing(const plan_explain *ex);
+/* ANALYZE only (no-op otherwise): append ", name=v" after the operator's actual rows. */
+void plan__explain_stat(plan_explain *ex, const char *name, uint64_t v);
+/* The information_schema table (upper case) a one-table SELECT reads, or NULL. */
+const char *plan__explain_vtable(const plan_explain *ex);
+/* Run st (PS_SELECT with st->explain set): one result column "Explain String", one row per
+ * operator; ANALYZE runs the query first, discarding its rows. */
+int plan__explain(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
+                  db_error *err);
+/* Statement limits (plan_explain.c): begin sets the deadline and memory budget of st in the
+ * session when no outer statement did (returns true: call end afterwards); the bytes charged
+ * to exec_mem_limit so far. */
+bool plan__limits_begin(plan_ectx *cx, const plan_stmt *st);
+void plan__limits_end(plan_session *s);
+size_t plan__stmt_mem_used(const plan_session *s);
 
 /* A scan over nrows materialized rows of ncols values each (rows[r * ncols + c]); strings
  * must outlive the operator. Virtual tables generate into such rows. */
@@ -210,6 +254,35 @@ int plan__aht_upsert(plan_aht *h, const plan_value *keys, void **payload, bool *
 /* Entry i (insertion order): its keys and payload. */
 const plan_value *plan__aht_keys(const plan_aht *h, uint32_t i);
 void *plan__aht_payload(const plan_aht *h, uint32_t i);
+
+/* ======================================================================================
+ * Joins (plan_join.c). See README.md §Executor (joins).
+ * ====================================================================================== */
+
+typedef struct plan_join_spec {
+    plan_join_type type;        /* CROSS / INNER, LEFT, RIGHT, FULL (outer sides null-extended) */
+    plan_expr *const *lkeys;    /* equi-join keys over the left input's columns */
+    plan_expr *const *rkeys;    /* ... and the right's: lkeys[k] = rkeys[k] */
+    const plan_cmp_mode *modes; /* per key: how the pair compares (plan__cmp_mode) */
+    uint32_t nkeys;             /* 0: nested loop, every pair is a candidate */
+    const plan_expr *residual;  /* over left ++ right columns; NULL = TRUE */
+    bool build_left;            /* hash the left input and probe with the right */
+    size_t mem_limit;           /* bytes of the build side; 0 = PLAN_JOIN_MEM_LIMIT */
+} plan_join_spec;
+
+#define PLAN_JOIN_MEM_LIMIT ((size_t)1 << 30)
+
+/* Rows of left x right (left's columns, then right's) whose keys are equal (a NULL key never
+ * matches) and for which the residual is TRUE; with an outer type the preserved side's
+ * unmatched rows come out with NULLs for the other side. The build side lives in arenas the
+ * operator owns (freed at close); more than the limit fails with ER_JOIN_MEMORY_LIMIT. */
+plan_op *plan__op_join(plan_ectx *cx, plan_op *left, plan_op *right, const plan_join_spec *js);
+/* Whether l = r in mode can be a hash key (else it stays in the residual). */
+bool plan__join_key_ok(plan_cmp_mode mode, const plan_expr *l, const plan_expr *r);
+/* Hash of v as a key compared in mode, chained from seed: values equal by plan__compare hash
+ * equally. *fold is case-folding scratch (heap, grown as needed; mem_free it). */
+uint64_t plan__join_hash(plan_ectx *cx, plan_cmp_mode mode, const plan_value *v, char **fold,
+                         size_t *fold_cap, uint64_t seed);
 
 /* open; next until the end calling fn per batch; close (also on failure). */
 typedef int (*plan_batch_fn)(void *ctx, const plan_batch *b, db_error *err);

@@ -159,7 +159,29 @@ typedef struct plan_table_ref {
     const char *name;
     const char *alias;     /* NULL when none */
     const plan_ast *as_of; /* FOR VERSION AS OF x (as_of->negated: FOR TIME AS OF x), or NULL */
+    /* How this table joins the ones before it in FROM (left-deep: tables[0..i) JOIN tables[i]);
+     * PLAN_JOIN_CROSS for the first table, commas and CROSS JOIN without ON. */
+    uint8_t join;            /* plan_join_type */
+    bool natural;            /* NATURAL [LEFT|RIGHT] JOIN */
+    plan_ast *on;            /* ON condition, or NULL */
+    const char **using_cols; /* USING (a, b): names, or NULL */
+    uint32_t nusing, cap_using;
+    struct plan_stmt *sub; /* a derived table (SELECT ...) AS alias: its statement, else NULL */
 } plan_table_ref;
+
+typedef enum plan_join_type {
+    PLAN_JOIN_CROSS, /* no condition (comma, CROSS JOIN); ON makes it inner */
+    PLAN_JOIN_INNER,
+    PLAN_JOIN_LEFT,
+    PLAN_JOIN_RIGHT,
+    PLAN_JOIN_FULL,
+} plan_join_type;
+
+/* WITH name AS (SELECT ...): a common table expression of a statement. */
+typedef struct plan_cte {
+    const char *name;
+    struct plan_stmt *st;
+} plan_cte;
 
 typedef enum plan_set_kind {
     PLAN_SET_SYSVAR,  /* name = value (value NULL = DEFAULT) */
@@ -234,6 +256,10 @@ typedef struct plan_stmt {
     uint64_t limit_count;
     uint64_t limit_offset;
     bool distinct;
+    /* Nested SELECTs (derived tables, CTE bodies): the enclosing statement, else NULL. */
+    struct plan_stmt *parent;
+    plan_cte *ctes; /* WITH list, in order (a CTE sees the ones before it) */
+    uint32_t nctes, cap_ctes;
     /* SET */
     plan_set_item *sets;
     uint32_t nsets, cap_sets;
@@ -283,7 +309,11 @@ typedef struct plan_stmt {
     const char *hint;
     uint32_t hint_len;
     uint32_t hint_off; /* offset of the hint text in the statement (error line numbers) */
+    uint8_t explain;   /* PS_SELECT under EXPLAIN: PLAN_EXPLAIN_* (0 = run it) */
 } plan_stmt;
+
+/* EXPLAIN forms (plan_explain.c). */
+enum { PLAN_EXPLAIN_NONE = 0, PLAN_EXPLAIN_PLAIN, PLAN_EXPLAIN_VERBOSE, PLAN_EXPLAIN_ANALYZE };
 
 /* Parse state, the %extra_context of the grammar. */
 typedef struct plan_parse {
@@ -303,6 +333,7 @@ typedef struct plan_parse {
     uint32_t nparams;        /* placeholders numbered so far */
     plan_token bad;          /* the token at the syntax error */
     const char *bad_catalog; /* a catalog.db.tbl name whose catalog is not `internal` */
+    bool full_pending;       /* `t FULL JOIN`: FULL came in as t's alias (a fallback keyword) */
 } plan_parse;
 
 /* Parse one statement of sql[0..len) into *stmt (allocated in a). ER_PARSE_ERROR,
@@ -392,6 +423,20 @@ void plan_stmt_set_names(plan_parse *pp, plan_set_kind kind, const plan_token *c
 void plan_stmt_like(plan_parse *pp, const plan_token *pattern);
 void plan_stmt_name(plan_parse *pp, const plan_token *name);
 void plan_stmt_unsupported(plan_parse *pp, const char *what);
+/* FROM clause: the join type of the table just added, its ON condition, one USING name. */
+void plan_stmt_join(plan_parse *pp, int type, bool natural);
+/* tbl alias without AS: an unquoted FULL there starts FULL [OUTER] JOIN (Doris), not an alias. */
+void plan_stmt_table_alias(plan_parse *pp, const plan_token *db, const plan_token *name,
+                           const plan_token *alias);
+/* The join type of a bare JOIN (FULL when FULL came before it); OUTER JOIN needs FULL (1064). */
+int plan_stmt_full_pending(plan_parse *pp, const plan_token *outer);
+void plan_stmt_join_on(plan_parse *pp, plan_ast *on);
+void plan_stmt_join_using(plan_parse *pp, const plan_token *name);
+/* A nested SELECT starts: pp->stmt becomes a fresh statement whose parent is the old one. */
+void plan_stmt_push(plan_parse *pp);
+/* It ends as a derived table named alias / as CTE name of the enclosing statement. */
+void plan_stmt_derived(plan_parse *pp, const plan_token *alias);
+void plan_stmt_cte(plan_parse *pp, const plan_token *name);
 /* DML builders (plan_ast.c). */
 void plan_stmt_dml_target(plan_parse *pp, const plan_token *db, const plan_token *name);
 void plan_stmt_dml_col(plan_parse *pp, const plan_token *col);
@@ -691,6 +736,9 @@ void plan__type_datetime(plan_xtype *t, plan_type type, int fsp, bool nullable);
 uint32_t plan__type_strlen(const plan_xtype *t);
 /* Check KILL QUERY; ER_QUERY_INTERRUPTED when set. */
 int plan__check_interrupt(plan_session *s, db_error *err);
+/* The statement limits part of plan__check_interrupt (plan_explain.c): ER_QUERY_TIMEOUT past
+ * the deadline, ER_EXEC_MEM_LIMIT over exec_mem_limit. */
+int plan__check_limits(plan_session *s, db_error *err);
 
 /* ======================================================================================
  * System variables (plan_sysvar.c).
@@ -929,8 +977,17 @@ struct plan_session {
     /* Table-scan counters of this session (SHOW STATUS): rows read from storage
      * (Handler_read_rnd_next), tablets opened, segments and pages skipped by pruning. */
     uint64_t scan_rows, scan_tablets, scan_segments_pruned, scan_pages_pruned;
-    int64_t user_time_us;     /* SET timestamp: fixed NOW() as unix microseconds; 0 = clock */
-    atomic_bool interrupted;  /* KILL QUERY: set by any thread, cleared at statement start */
+    int64_t user_time_us;    /* SET timestamp: fixed NOW() as unix microseconds; 0 = clock */
+    atomic_bool interrupted; /* KILL QUERY: set by any thread, cleared at statement start */
+    /* Limits of the running statement (plan_explain.c §limits), checked by
+     * plan__check_interrupt: deadline from query_timeout / max_execution_time (CLOCK_MONOTONIC
+     * ns, 0 = none); exec_mem_limit over the statement arena's growth since lim_base plus the
+     * batch and state memory of the operator tree lim_root (0 = none). */
+    int64_t lim_deadline_ns;
+    uint64_t lim_mem;
+    struct arena *lim_arena;
+    size_t lim_base;
+    struct plan_op *lim_root;
     struct plan_prep **preps; /* prepared statements (heap array), sorted by id */
     size_t npreps, cap_preps;
     uint32_t next_prep_id; /* last id handed out; ids start at 1 */

@@ -40,6 +40,8 @@ typedef struct op_tscan {
     arena *marena;
     plan_value *mrows; /* nm rows of tbl->ncols values */
     size_t nm, mpos;
+    /* EXPLAIN ANALYZE: this operator's storage counters (the session's SHOW STATUS ones too) */
+    uint64_t rows_read, tablets_read, segments_pruned, pages_pruned;
 } op_tscan;
 
 static int tscan_open(plan_op *op, db_error *err);
@@ -65,11 +67,17 @@ float_shortest(double d)
     return d;
 }
 
-/* Add a finished tablet scan's counters to the session's (SHOW STATUS). */
+/* Add a finished tablet scan's counters to the operator's (EXPLAIN ANALYZE) and the
+ * session's (SHOW STATUS). */
 static void
-scan_account(plan_session *s, const stor_scan *scan)
+scan_account(op_tscan *t, const stor_scan *scan)
 {
+    plan_session *s = t->base.cx->s;
     stor_scan_stats st = stor_scan_get_stats(scan);
+    t->rows_read += st.rows_read;
+    t->tablets_read++;
+    t->segments_pruned += st.segments_pruned;
+    t->pages_pruned += st.pages_pruned;
     s->scan_rows += st.rows_read;
     s->scan_tablets++;
     s->scan_segments_pruned += st.segments_pruned;
@@ -96,6 +104,7 @@ tscan_open(plan_op *op, db_error *err)
     uint64_t wm = e != NULL ? stor_engine_visible_tso(e) : 0;
     t->nsnaps = 0;
     t->cur = 0;
+    t->rows_read = t->tablets_read = t->segments_pruned = t->pages_pruned = 0;
     for (uint32_t p = 0; e != NULL && p < tb->nparts; p++) {
         if (t->part_skip && t->part_skip[p]) {
             continue;
@@ -503,7 +512,7 @@ tscan_next(plan_op *op, plan_batch **out, db_error *err)
         }
         if (t->merge) {
             int rc = merge_tablet(t, err);
-            scan_account(op->cx->s, t->scan);
+            scan_account(t, t->scan);
             stor_scan_close(t->scan);
             t->scan = NULL;
             t->cur++;
@@ -519,7 +528,7 @@ tscan_next(plan_op *op, plan_batch **out, db_error *err)
             return DB_ERR;
         }
         if (eof || sb.n == 0) {
-            scan_account(op->cx->s, t->scan);
+            scan_account(t, t->scan);
             stor_scan_close(t->scan);
             t->scan = NULL;
             t->cur++;
@@ -541,7 +550,7 @@ tscan_close(plan_op *op)
 {
     op_tscan *t = (op_tscan *)op;
     if (t->scan) {
-        scan_account(op->cx->s, t->scan);
+        scan_account(t, t->scan);
         stor_scan_close(t->scan);
         t->scan = NULL;
     }
@@ -560,6 +569,85 @@ tscan_close(plan_op *op)
     op->opened = false;
 }
 
+/* ---- EXPLAIN ---- */
+
+/* A pruning bound of column tc as SQL text. */
+static const char *
+key_text(plan_explain *ex, arena *a, const plan_tcol *tc, const stor_key *k)
+{
+    plan_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = (uint8_t)tc->vk;
+    switch (tc->vk) {
+    case PV_DOUBLE:
+        v.d = k->f64;
+        break;
+    case PV_DECIMAL:
+        v.dec = tc->kind == STOR_VEC_I128 ? k->i128 : (__int128)k->i64;
+        v.scale = tc->xt.scale;
+        break;
+    case PV_DATE:
+        v.us = k->i64 * INT64_C(86400000000);
+        break;
+    case PV_DATETIME:
+    case PV_TIME:
+        v.us = k->i64;
+        v.scale = tc->xt.scale;
+        break;
+    default:
+        v.i = k->i64;
+        v.is_unsigned = tc->xt.is_unsigned;
+        break;
+    }
+    size_t len;
+    (void)ex;
+    return plan__v_text(a, &v, &len);
+}
+
+/* TABLE SCAN(db.t, partitions kept/all, tablets kept/all[, ranges c in [lo,hi], ...]); under
+ * ANALYZE also the storage counters. */
+static void
+tscan_describe(plan_op *op, plan_explain *ex)
+{
+    const op_tscan *t = (const op_tscan *)op;
+    const plan_tbl *tb = t->tbl;
+    arena *a = op->cx->a;
+    uint32_t pk = 0, tk = 0, tall = 0;
+    for (uint32_t p = 0; p < tb->nparts; p++) {
+        tall += tb->parts[p].buckets;
+        if (t->part_skip && t->part_skip[p]) {
+            continue;
+        }
+        pk++;
+        tk += t->point_vecs ? (tb->parts[p].buckets ? 1 : 0) : tb->parts[p].buckets;
+    }
+    plan__explain_printf(ex, "TABLE SCAN(%s.%s, partitions %u/%u, tablets %u/%u", tb->db, tb->name,
+                         pk, tb->nparts, tk, tall);
+    for (uint32_t i = 0; i < t->nranges; i++) {
+        const stor_range *r = &t->ranges[i];
+        const plan_tcol *tc = &tb->cols[r->col];
+        plan__explain_printf(
+                ex, "%s%s in %s%s,%s%s", i ? ", " : ", ranges ", tc->name, r->has_lo ? "[" : "(",
+                r->has_lo ? key_text(ex, a, tc, &r->lo) : "-inf",
+                r->has_hi ? key_text(ex, a, tc, &r->hi) : "+inf", r->has_hi ? "]" : ")");
+    }
+    if (t->as_of) {
+        plan__explain_printf(ex, ", as of %llu", (unsigned long long)t->as_of);
+    }
+    plan__explain_printf(ex, ")");
+    plan__explain_stat(ex, "tablets read", t->tablets_read);
+    plan__explain_stat(ex, "rows read", t->rows_read);
+    plan__explain_stat(ex, "segments pruned", t->segments_pruned);
+    plan__explain_stat(ex, "pages pruned", t->pages_pruned);
+}
+
+static const char *
+tscan_col_name(plan_op *op, uint32_t c, plan_explain *ex)
+{
+    const op_tscan *t = (const op_tscan *)op;
+    return c < t->tbl->ncols ? t->tbl->cols[c].name : NULL;
+}
+
 plan_op *
 plan__op_tscan(plan_ectx *cx, const plan_tbl *tbl, uint64_t as_of_tso, bool with_loc,
                bool keep_deleted)
@@ -570,6 +658,8 @@ plan__op_tscan(plan_ectx *cx, const plan_tbl *tbl, uint64_t as_of_tso, bool with
     t->base.open = tscan_open;
     t->base.next = tscan_next;
     t->base.close = tscan_close;
+    t->base.describe = tscan_describe;
+    t->base.col_name = tscan_col_name;
     t->tbl = tbl;
     t->as_of = as_of_tso;
     t->with_loc = with_loc;
@@ -845,5 +935,20 @@ plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual)
             }
         }
         t->point_vecs = vecs;
+    }
+}
+
+void
+plan__tscan_only_partitions(plan_op *op, const bool *ok)
+{
+    op_tscan *t = (op_tscan *)op;
+    if (ok == NULL) {
+        return;
+    }
+    if (t->part_skip == NULL) {
+        t->part_skip = arena_calloc(op->cx->a, t->tbl->nparts ? t->tbl->nparts : 1, sizeof(bool));
+    }
+    for (uint32_t p = 0; p < t->tbl->nparts; p++) {
+        t->part_skip[p] = t->part_skip[p] || !ok[p];
     }
 }

@@ -15,19 +15,36 @@
 #include <strings.h>
 
 #include "common/strutil.h"
+#include "planner/parse.h"
+#include "storage/storage.h"
 
-/* One resolved table of the FROM clause. */
+/* One table of the FROM clause's scope: what qualifies its columns. */
+typedef struct scope_tab {
+    const char *qual; /* alias, or the table name as written */
+    const char *db;   /* database qualifier it answers to (NULL: aliases, derived tables) */
+    bool table_ci;    /* qualifiers compare case-insensitively (information_schema) */
+    plan_tbl *tbl;    /* a table with data (its keys: functional dependence), else NULL */
+} scope_tab;
+
+/* The FROM clause resolved: the bindable columns of the row its operator produces (one
+ * table, or the joined row), their metadata, and what stars expand to. */
 typedef struct from_table {
-    const plan_vtable *vt; /* an information_schema table, or NULL */
-    plan_tbl *tbl;         /* a table with data, or NULL */
+    const plan_vtable *vt; /* a single information_schema table, or NULL */
+    plan_tbl *tbl;         /* a single table with data (functional dependence), or NULL */
     uint64_t as_of;        /* time travel TSO of tbl, 0 = current */
     uint32_t ncols;        /* bindable columns */
     const char **colnames; /* ncols names */
-    const char *org_table; /* the table's own name */
-    const char *schema;    /* its database */
-    const char *qual;      /* the name that qualifies its columns: alias or table name as written */
-    const char *meta_table; /* plan_column.table: the alias, else the table's own name */
     plan_bind_col *binds;
+    plan_column *meta; /* per column: org_name, table, org_table, schema */
+    int *tab;          /* per column: its scope table; -1 = a USING / NATURAL coalesced column */
+    uint32_t *tcol;    /* per column: its index in that table */
+    bool *hidden;      /* per column: an unqualified name skips it (merged by USING) */
+    uint32_t *star;    /* the columns * expands to, in order */
+    uint32_t nstar;
+    scope_tab *tabs;
+    uint32_t ntabs;
+    const char *qual; /* single table: its qualifier (pruning) */
+    double est;       /* estimated rows */
 } from_table;
 
 /* The select list after star expansion, plus hidden ORDER BY expressions after nvis. */
@@ -45,7 +62,8 @@ typedef struct emit_ctx {
     uint64_t nrows;
 } emit_ctx;
 
-static int resolve_table(plan_ectx *cx, const plan_table_ref *ref, from_table *ft, db_error *err);
+static int resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref,
+                         from_table *ft, plan_op **op, db_error *err);
 static plan_expr *column_expr(plan_ectx *cx, const from_table *ft, uint32_t col);
 static void sel_add(plan_ectx *cx, sel_list *sl, plan_expr *e, const plan_column *c);
 static void column_meta(const from_table *ft, uint32_t col, plan_column *c);
@@ -64,27 +82,165 @@ static int having_plain(plan_ectx *cx, const plan_stmt *st, const plan_ast *x,
                         const plan_ast **out);
 static int emit_batch(void *ctx, const plan_batch *b, db_error *err);
 
-static int
-resolve_table(plan_ectx *cx, const plan_table_ref *ref, from_table *ft, db_error *err)
+/* Per-column arrays of ft for ncols columns. */
+static void
+ft_alloc(plan_ectx *cx, from_table *ft, uint32_t ncols)
 {
+    ft->ncols = ncols;
+    uint32_t n = ncols ? ncols : 1;
+    ft->colnames = arena_calloc(cx->a, n, sizeof(char *));
+    ft->binds = arena_calloc(cx->a, n, sizeof *ft->binds);
+    ft->meta = arena_calloc(cx->a, n, sizeof *ft->meta);
+    ft->tab = arena_calloc(cx->a, n, sizeof *ft->tab);
+    ft->tcol = arena_calloc(cx->a, n, sizeof *ft->tcol);
+    ft->hidden = arena_calloc(cx->a, n, sizeof *ft->hidden);
+    ft->star = arena_calloc(cx->a, n, sizeof *ft->star);
+    ft->nstar = ncols;
+    for (uint32_t i = 0; i < ncols; i++) {
+        ft->star[i] = i;
+        ft->tcol[i] = i;
+    }
+}
+
+/* Rows of a stored table now: the rowsets of its tablets' current snapshots. */
+static double
+table_rows(plan_ectx *cx, const plan_tbl *tb)
+{
+    stor_engine *e = cx->s->srv ? cx->s->srv->engine : NULL;
+    double rows = 0;
+    for (uint32_t p = 0; e != NULL && p < tb->nparts; p++) {
+        for (uint32_t bkt = 0; bkt < tb->parts[p].buckets; bkt++) {
+            stor_tablet *tab =
+                    stor_engine_tablet(e, stor_tablet_id_of(tb->parts[p].id, bkt), false);
+            if (tab == NULL) {
+                continue;
+            }
+            stor_snapshot snap;
+            stor_tablet_snapshot(tab, &snap);
+            for (size_t r = 0; r < snap.nrowsets; r++) {
+                rows += (double)snap.rowsets[r].rows;
+            }
+            stor_snapshot_destroy(&snap);
+        }
+    }
+    return rows;
+}
+
+/* The CTE named name visible from statement st: its own WITH list, then its ancestors'; a CTE
+ * body sees only the CTEs before it. */
+static const plan_cte *
+find_cte(const plan_stmt *st, const char *name)
+{
+    const plan_stmt *prev = NULL;
+    for (const plan_stmt *s = st; s; prev = s, s = s->parent) {
+        uint32_t limit = s->nctes;
+        for (uint32_t k = 0; prev && k < s->nctes; k++) {
+            if (s->ctes[k].st == prev) {
+                limit = k;
+            }
+        }
+        for (uint32_t k = limit; k-- > 0;) {
+            if (strcmp(s->ctes[k].name, name) == 0) {
+                return &s->ctes[k];
+            }
+        }
+    }
+    return NULL;
+}
+
+static int select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp,
+                        db_error *err);
+
+/* A derived table (or a CTE reference): the inner statement planned on its own; its visible
+ * select items are the columns, qualified by alias. */
+static int
+resolve_derived(plan_ectx *cx, const plan_stmt *sub, const char *alias, from_table *ft,
+                plan_op **op, db_error *err)
+{
+    sel_list sl;
+    plan_op *root = NULL;
+    if (select_build(cx, sub, &root, &sl, err) != DB_OK) {
+        return DB_ERR;
+    }
+    memset(ft, 0, sizeof *ft);
+    ft_alloc(cx, ft, sl.nvis);
+    for (uint32_t i = 0; i < sl.nvis; i++) {
+        for (uint32_t k = 0; k < i; k++) {
+            if (strcasecmp(sl.cols[k].name, sl.cols[i].name) == 0) {
+                return db_error_set(err, ER_DUP_FIELDNAME, sl.cols[i].name);
+            }
+        }
+        ft->colnames[i] = sl.cols[i].name;
+        plan_bind_col *b = &ft->binds[i];
+        b->name = sl.cols[i].name;
+        b->t = sl.exprs[i]->t;
+        b->vk = sl.exprs[i]->vk;
+        b->table = alias;
+        ft->meta[i] = sl.cols[i];
+        ft->meta[i].table = alias;
+        if (!ft->meta[i].org_table) {
+            ft->meta[i].org_table = alias;
+        }
+        ft->meta[i].org_name = sl.cols[i].org_name ? sl.cols[i].org_name : sl.cols[i].name;
+    }
+    ft->qual = alias;
+    ft->est = 1000;
+    if (root && sl.n > sl.nvis) { /* hidden ORDER BY columns stay inside */
+        plan_expr **ex = arena_calloc(cx->a, sl.nvis + 1, sizeof *ex);
+        for (uint32_t i = 0; i < sl.nvis; i++) {
+            plan_ast *x = arena_calloc(cx->a, 1, sizeof *x);
+            x->kind = PA_COLUMN;
+            x->name = "";
+            plan_bind_col b = ft->binds[i];
+            b.ast = x;
+            db_error e2;
+            int rc = plan__analyze(cx, x, &b, 1, "field list", &ex[i], &e2);
+            DB_ASSERT(rc == DB_OK);
+            (void)rc;
+            ex[i]->slot = (int)i;
+        }
+        root = plan__op_project(cx, root, ex, sl.nvis);
+    }
+    *op = root;
+    return DB_OK;
+}
+
+/* One FROM item: information_schema table, CTE, derived table or catalog table, with its
+ * operator (NULL when only describing). */
+static int
+resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, from_table *ft,
+              plan_op **op, db_error *err)
+{
+    *op = NULL;
+    const plan_cte *cte = ref->sub || ref->db ? NULL : find_cte(st, ref->name);
+    if (ref->sub || cte) {
+        const char *alias = ref->alias ? ref->alias : ref->name;
+        if (resolve_derived(cx, ref->sub ? ref->sub : cte->st, alias, ft, op, err) != DB_OK) {
+            return DB_ERR;
+        }
+        ft->ntabs = 1;
+        ft->tabs = arena_calloc(cx->a, 1, sizeof *ft->tabs);
+        ft->tabs[0].qual = alias;
+        return DB_OK;
+    }
     const char *db = ref->db ? ref->db : cx->s->db;
     if (!db) {
         return db_error_set(err, ER_NO_DB_ERROR);
     }
     memset(ft, 0, sizeof *ft);
+    const char *org_table, *schema;
     /* The single place tables are found: information_schema, else the catalog. */
     if (strcasecmp(db, "information_schema") == 0) {
         ft->vt = plan__vtable_find(ref->name);
         if (!ft->vt) {
             return db_error_set(err, ER_NO_SUCH_TABLE, db, ref->name);
         }
-        ft->ncols = ft->vt->ncols;
-        ft->colnames = arena_calloc(cx->a, ft->ncols, sizeof(char *));
+        ft_alloc(cx, ft, ft->vt->ncols);
         for (uint32_t i = 0; i < ft->ncols; i++) {
             ft->colnames[i] = ft->vt->cols[i].name;
         }
-        ft->org_table = ft->vt->name;
-        ft->schema = "information_schema";
+        org_table = ft->vt->name;
+        schema = "information_schema";
     } else {
         if (plan__check_priv(cx, CAT_PRIV_SELECT, db, ref->name, err) != DB_OK) {
             return DB_ERR;
@@ -103,17 +259,20 @@ resolve_table(plan_ectx *cx, const plan_table_ref *ref, from_table *ft, db_error
         }
         int idx = plan__sysvar_find("show_hidden_columns");
         bool hidden = idx >= 0 && cx->s->vars[idx].i != 0;
-        ft->ncols = hidden ? ft->tbl->ncols : ft->tbl->nvis;
-        ft->colnames = arena_calloc(cx->a, ft->ncols ? ft->ncols : 1, sizeof(char *));
+        ft_alloc(cx, ft, hidden ? ft->tbl->ncols : ft->tbl->nvis);
         for (uint32_t i = 0; i < ft->ncols; i++) {
             ft->colnames[i] = ft->tbl->cols[i].name;
         }
-        ft->org_table = ft->tbl->name;
-        ft->schema = ft->tbl->db;
+        org_table = ft->tbl->name;
+        schema = ft->tbl->db;
     }
     ft->qual = ref->alias ? ref->alias : ref->name;
-    ft->meta_table = ref->alias ? ref->alias : ft->org_table;
-    ft->binds = arena_calloc(cx->a, ft->ncols ? ft->ncols : 1, sizeof *ft->binds);
+    ft->ntabs = 1;
+    ft->tabs = arena_calloc(cx->a, 1, sizeof *ft->tabs);
+    ft->tabs[0].qual = ft->qual;
+    ft->tabs[0].db = ref->alias ? NULL : schema;
+    ft->tabs[0].table_ci = ref->alias == NULL && ft->vt;
+    ft->tabs[0].tbl = ft->tbl;
     for (uint32_t i = 0; i < ft->ncols; i++) {
         plan_bind_col *b = &ft->binds[i];
         b->name = ft->colnames[i];
@@ -124,24 +283,61 @@ resolve_table(plan_ectx *cx, const plan_table_ref *ref, from_table *ft, db_error
             b->vk = ft->tbl->cols[i].vk;
         }
         b->table = ft->qual;
-        b->db = ref->alias ? NULL : ft->schema;     /* an alias hides db.tbl */
+        b->db = ref->alias ? NULL : schema;         /* an alias hides db.tbl */
         b->table_ci = ref->alias == NULL && ft->vt; /* aliases and tables are case-sensitive */
+        ft->meta[i].org_name = ft->colnames[i];
+        ft->meta[i].table = ref->alias ? ref->alias : org_table;
+        ft->meta[i].org_table = org_table;
+        ft->meta[i].schema = schema;
     }
+    if (cx->describe) {
+        return DB_OK;
+    }
+    if (ft->tbl) {
+        /* With show_hidden_columns the rows carrying the delete sign show too (Doris adds the
+         * __DORIS_DELETE_SIGN__ = 0 filter only when hidden columns are hidden). */
+        *op = plan__op_tscan(cx, ft->tbl, ft->as_of, false, ft->ncols > ft->tbl->nvis);
+        ft->est = table_rows(cx, ft->tbl);
+        return DB_OK;
+    }
+    plan_value *rows;
+    size_t nrows;
+    if (plan__vtable_rows(cx, ft->vt, &rows, &nrows, err) != DB_OK) {
+        return DB_ERR;
+    }
+    plan_vtype *types = arena_calloc(cx->a, ft->ncols, sizeof *types);
+    for (uint32_t i = 0; i < ft->ncols; i++) {
+        types[i].kind = ft->binds[i].vk;
+        types[i].is_unsigned = ft->binds[i].t.is_unsigned;
+    }
+    *op = plan__op_rows(cx, types, ft->ncols, rows, nrows, plan__batch_cap(cx->s));
+    ft->est = (double)nrows;
     return DB_OK;
 }
 
-/* A typed reference to column col of ft (as if written unqualified). */
+/* A reference to column col of binds[] (by identity, whatever its name). */
 static plan_expr *
-column_expr(plan_ectx *cx, const from_table *ft, uint32_t col)
+slot_expr(plan_ectx *cx, const plan_bind_col *binds, uint32_t col)
 {
     plan_ast *x = arena_calloc(cx->a, 1, sizeof *x);
     x->kind = PA_COLUMN;
-    x->name = ft->colnames[col];
+    x->name = binds[col].name;
+    plan_bind_col b = binds[col];
+    b.ast = x;
     plan_expr *e = NULL;
     db_error err;
-    int rc = plan__analyze(cx, x, ft->binds, ft->ncols, "field list", &e, &err);
+    int rc = plan__analyze(cx, x, &b, 1, "field list", &e, &err);
     DB_ASSERT(rc == DB_OK);
+    (void)rc;
+    e->slot = (int)col;
     return e;
+}
+
+/* A typed reference to column col of ft. */
+static plan_expr *
+column_expr(plan_ectx *cx, const from_table *ft, uint32_t col)
+{
+    return slot_expr(cx, ft->binds, col);
 }
 
 static void
@@ -168,27 +364,68 @@ sel_add(plan_ectx *cx, sel_list *sl, plan_expr *e, const plan_column *c)
 static void
 column_meta(const from_table *ft, uint32_t col, plan_column *c)
 {
-    c->org_name = ft->colnames[col];
-    c->table = ft->meta_table;
-    c->org_table = ft->org_table;
-    c->schema = ft->schema;
+    c->org_name = ft->meta[col].org_name;
+    c->table = ft->meta[col].table;
+    c->org_table = ft->meta[col].org_table;
+    c->schema = ft->meta[col].schema;
+}
+
+/* The columns star item it expands to: every column (USING columns once, first) or those of
+ * the table it names (1051 when none). */
+static int
+star_cols(plan_ectx *cx, const from_table *ft, const plan_select_item *it, uint32_t **cols,
+          uint32_t *n, db_error *err)
+{
+    if (!it->star_qual) {
+        *cols = ft->star;
+        *n = ft->nstar;
+        return DB_OK;
+    }
+    int t = -1;
+    for (uint32_t i = 0; i < ft->ntabs && t < 0; i++) {
+        const scope_tab *st = &ft->tabs[i];
+        bool ok = st->table_ci ? strcasecmp(it->star_qual, st->qual) == 0
+                               : strcmp(it->star_qual, st->qual) == 0;
+        if (it->star_db) {
+            ok = ok && st->db && strcasecmp(it->star_db, st->db) == 0;
+        }
+        t = ok ? (int)i : -1;
+    }
+    if (t < 0) {
+        return db_error_set(err, ER_BAD_TABLE_ERROR, it->star_qual);
+    }
+    *cols = arena_calloc(cx->a, ft->ncols + 1, sizeof **cols);
+    *n = 0;
+    for (uint32_t i = 0; i < ft->ncols; i++) {
+        if (ft->tab[i] == t) {
+            (*cols)[(*n)++] = i;
+        }
+    }
+    return DB_OK;
+}
+
+/* How many columns star item it expands to (0 when it names no table). */
+static uint32_t
+star_width(plan_ectx *cx, const from_table *ft, const plan_select_item *it)
+{
+    uint32_t *cols, n = 0;
+    db_error e2;
+    if (star_cols(cx, ft, it, &cols, &n, &e2) != DB_OK) {
+        return 0;
+    }
+    return n;
 }
 
 static int
 expand_star(plan_ectx *cx, const from_table *ft, const plan_select_item *it, sel_list *sl,
             db_error *err)
 {
-    if (it->star_qual) {
-        bool ok = ft->binds[0].table_ci ? strcasecmp(it->star_qual, ft->qual) == 0
-                                        : strcmp(it->star_qual, ft->qual) == 0;
-        if (it->star_db) {
-            ok = ok && ft->binds[0].db && strcasecmp(it->star_db, ft->binds[0].db) == 0;
-        }
-        if (!ok) {
-            return db_error_set(err, ER_BAD_TABLE_ERROR, it->star_qual);
-        }
+    uint32_t *cols, n;
+    if (star_cols(cx, ft, it, &cols, &n, err) != DB_OK) {
+        return DB_ERR;
     }
-    for (uint32_t i = 0; i < ft->ncols; i++) {
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = cols[k];
         plan_expr *e = column_expr(cx, ft, i);
         plan_column c;
         plan__col_init(&c, ft->colnames[i], &e->t);
@@ -261,8 +498,9 @@ typedef struct grp {
     const plan_ast **aggs; /* distinct aggregate calls; the output binds them by identity */
     uint32_t naggs, cap_aggs;
     bool full_group_by; /* sql_mode ONLY_FULL_GROUP_BY */
-    bool key_grouped;   /* every key column of a UNIQUE / AGGREGATE table is a GROUP BY column:
-                           the other columns depend on the group (MySQL's primary key rule) */
+    bool *key_grouped;  /* per scope table: every key column of its UNIQUE / AGGREGATE table is a
+                           GROUP BY column: the other columns depend on the group (MySQL's primary
+                           key rule) */
     const char *clause; /* where the expression being rewritten is: for 1055 / 1054 */
     uint32_t item_no;   /* 1-based expression number in that clause */
 } grp;
@@ -283,10 +521,11 @@ input_col(const from_table *ft, const plan_ast *x)
 {
     for (uint32_t i = 0; i < ft->ncols; i++) {
         const plan_bind_col *c = &ft->binds[i];
-        if (strcasecmp(c->name, x->name) != 0) {
+        if (c->ast || strcasecmp(c->name, x->name) != 0 || (!x->qual && ft->hidden[i])) {
             continue;
         }
-        if (x->qual && (c->table_ci ? strcasecmp(c->table, x->qual) : strcmp(c->table, x->qual))) {
+        if (x->qual && (!c->table || (c->table_ci ? strcasecmp(c->table, x->qual)
+                                                  : strcmp(c->table, x->qual)))) {
             continue;
         }
         if (x->db_qual && (!c->db || strcasecmp(c->db, x->db_qual) != 0)) {
@@ -295,6 +534,17 @@ input_col(const from_table *ft, const plan_ast *x)
         return (int)i;
     }
     return -1;
+}
+
+/* db.table.column of column col (1055 / 3065 messages). */
+static const char *
+col_fullname(plan_ectx *cx, const from_table *ft, uint32_t col)
+{
+    const plan_column *m = &ft->meta[col];
+    if (!m->schema) {
+        return arena_sprintf(cx->a, "%s.%s", m->table ? m->table : "", ft->colnames[col]);
+    }
+    return arena_sprintf(cx->a, "%s.%s.%s", m->schema, m->org_table, m->org_name);
 }
 
 static bool
@@ -406,9 +656,8 @@ rewrite(grp *g, const plan_ast *x, bool in_having, const plan_ast **out, db_erro
             return db_error_set(err, ER_BAD_FIELD_ERROR, name,
                                 in_having ? "having clause" : g->clause);
         }
-        if (g->full_group_by && !g->key_grouped) {
-            const char *full = arena_sprintf(cx->a, "%s.%s.%s", g->ft->schema, g->ft->org_table,
-                                             g->ft->colnames[col]);
+        if (g->full_group_by && (g->ft->tab[col] < 0 || !g->key_grouped[g->ft->tab[col]])) {
+            const char *full = col_fullname(cx, g->ft, (uint32_t)col);
             if (g->nkeys == 0) {
                 return db_error_set(err, ER_MIX_OF_GROUP_FUNC_AND_FIELDS_V2, g->item_no, full);
             }
@@ -635,18 +884,20 @@ plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op *
             x->col = -1;
             continue;
         }
-        sel_list tmp;
-        memset(&tmp, 0, sizeof tmp);
-        if (expand_star(cx, ft, it, &tmp, err) != DB_OK) {
+        uint32_t *scols, ns;
+        if (star_cols(cx, ft, it, &scols, &ns, err) != DB_OK) {
             return DB_ERR;
         }
-        for (uint32_t c = 0; c < ft->ncols; c++) {
+        for (uint32_t k = 0; k < ns; k++) {
+            uint32_t c = scols[k];
             if (g.nitems == cap) {
                 break;
             }
             plan_ast *n = arena_calloc(cx->a, 1, sizeof *n);
             n->kind = PA_COLUMN;
             n->name = ft->colnames[c];
+            n->qual = ft->binds[c].table;
+            n->db_qual = ft->binds[c].db;
             xitem *x = &g.items[g.nitems++];
             x->expr = n;
             x->label = ft->colnames[c];
@@ -656,17 +907,23 @@ plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op *
     if (group_keys(&g, err) != DB_OK) {
         return DB_ERR;
     }
-    g.key_grouped = ft->tbl && ft->tbl->sc.nkeys > 0 &&
-                    (ft->tbl->sc.keys == CAT_KEYS_UNIQUE || ft->tbl->sc.keys == CAT_KEYS_AGG);
-    for (uint32_t c = 0; g.key_grouped && c < ft->ncols; c++) {
-        if (!ft->tbl->cols[c].is_key) {
-            continue;
+    g.key_grouped = arena_calloc(cx->a, ft->ntabs + 1, sizeof *g.key_grouped);
+    for (uint32_t t = 0; t < ft->ntabs; t++) {
+        const plan_tbl *tb = ft->tabs[t].tbl;
+        bool kg = tb && tb->sc.nkeys > 0 &&
+                  (tb->sc.keys == CAT_KEYS_UNIQUE || tb->sc.keys == CAT_KEYS_AGG);
+        for (uint32_t tc = 0; kg && tc < tb->ncols; tc++) {
+            if (!tb->cols[tc].is_key) {
+                continue;
+            }
+            bool found = false;
+            for (uint32_t k = 0; k < g.nkeys && !found; k++) {
+                int c = g.gk[k]->kind == PA_COLUMN ? input_col(ft, g.gk[k]) : -1;
+                found = c >= 0 && ft->tab[c] == (int)t && ft->tcol[c] == tc;
+            }
+            kg = found;
         }
-        bool found = false;
-        for (uint32_t k = 0; k < g.nkeys && !found; k++) {
-            found = g.gk[k]->kind == PA_COLUMN && input_col(ft, g.gk[k]) == (int)c;
-        }
-        g.key_grouped = found;
+        g.key_grouped[t] = kg;
     }
     plan_expr **kx = arena_calloc(cx->a, g.nkeys + 1, sizeof *kx);
     for (uint32_t k = 0; k < g.nkeys; k++) { /* keys over the table's columns */
@@ -837,7 +1094,7 @@ order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, sel_list *s
             for (uint32_t j = 0; j < st->nitems && col < 0; j++) {
                 const plan_select_item *it = &st->items[j];
                 if (it->is_star) {
-                    pos += ft->ncols;
+                    pos += star_width(cx, ft, it);
                     continue;
                 }
                 if (it->alias && strcasecmp(it->alias, x->name) == 0) {
@@ -849,7 +1106,7 @@ order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, sel_list *s
             for (uint32_t j = 0; j < st->nitems && col < 0; j++) {
                 const plan_select_item *it = &st->items[j];
                 if (it->is_star) {
-                    pos += ft->ncols;
+                    pos += star_width(cx, ft, it);
                     continue;
                 }
                 if (!it->alias && it->expr->kind == PA_COLUMN &&
@@ -920,9 +1177,8 @@ plan_distinct(plan_ectx *cx, const plan_stmt *st, const from_table *ft, const se
             shown = it->is_star || (it->expr->kind == PA_COLUMN && input_col(ft, it->expr) == col);
         }
         if (!shown) {
-            return db_error_set(
-                    err, ER_FIELD_IN_ORDER_NOT_SELECT, i + 1,
-                    arena_sprintf(cx->a, "%s.%s.%s", ft->schema, ft->org_table, ft->colnames[col]));
+            return db_error_set(err, ER_FIELD_IN_ORDER_NOT_SELECT, i + 1,
+                                col_fullname(cx, ft, (uint32_t)col));
         }
     }
     if (cx->describe) {
@@ -1022,47 +1278,654 @@ emit_batch(void *ctx, const plan_batch *b, db_error *err)
     return DB_OK;
 }
 
-int
-plan__select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_column **colsp,
-                   uint32_t *ncolsp, db_error *err)
+/* ---- FROM: joins ---- */
+
+/* Does column reference x name bind b (the analyser's rules)? */
+static bool
+bind_matches(const plan_bind_col *c, const plan_ast *x)
+{
+    if (c->ast || strcasecmp(c->name, x->name) != 0) {
+        return false;
+    }
+    if (x->qual && (!c->table || (c->table_ci ? strcasecmp(c->table, x->qual)
+                                              : strcmp(c->table, x->qual)) != 0)) {
+        return false;
+    }
+    if (x->db_qual && (!c->db || (c->table_ci ? strcasecmp(c->db, x->db_qual)
+                                              : strcmp(c->db, x->db_qual)) != 0)) {
+        return false;
+    }
+    return true;
+}
+
+/* 1052 when a column reference of x matches more than one column of ft. Select aliases (when
+ * skip_aliases) and positions are not column references. */
+static int
+check_ambig(plan_ectx *cx, const from_table *ft, const plan_stmt *st, const plan_ast *x,
+            bool skip_aliases, const char *clause, db_error *err)
+{
+    (void)cx;
+    if (!x) {
+        return DB_OK;
+    }
+    if (x->kind == PA_COLUMN) {
+        if (skip_aliases && !x->qual) {
+            for (uint32_t i = 0; i < st->nitems; i++) {
+                if (st->items[i].alias && strcasecmp(st->items[i].alias, x->name) == 0) {
+                    return DB_OK;
+                }
+            }
+        }
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < ft->ncols; i++) {
+            n += bind_matches(&ft->binds[i], x) && (x->qual || !ft->hidden[i]);
+        }
+        if (n > 1) {
+            return db_error_set(err, ER_NON_UNIQ_ERROR, x->name, clause);
+        }
+        return DB_OK;
+    }
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        if (check_ambig(cx, ft, st, x->args[i], skip_aliases, clause, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    for (uint32_t i = 0; x->agg_order && i < x->agg_order->n; i++) {
+        if (check_ambig(cx, ft, st, x->agg_order->items[i], skip_aliases, clause, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    return DB_OK;
+}
+
+/* Flatten x's AND conjuncts into out[*n] (grown in cx->a). */
+static void
+conjuncts(plan_ectx *cx, const plan_ast *x, const plan_ast ***out, uint32_t *n, uint32_t *cap)
+{
+    if (x->kind == PA_BINARY && (x->op == TK_AND || x->op == TK_ANDAND)) {
+        conjuncts(cx, x->args[0], out, n, cap);
+        conjuncts(cx, x->args[1], out, n, cap);
+        return;
+    }
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        const plan_ast **o = arena_alloc(cx->a, *cap * sizeof *o);
+        if (*n) {
+            memcpy(o, *out, *n * sizeof *o);
+        }
+        *out = o;
+    }
+    (*out)[(*n)++] = x;
+}
+
+/* The AND of xs[0..n), or NULL. */
+static plan_ast *
+and_of(plan_ectx *cx, const plan_ast *const *xs, uint32_t n)
+{
+    if (n == 0) {
+        return NULL;
+    }
+    plan_ast *acc = (plan_ast *)xs[0];
+    for (uint32_t i = 1; i < n; i++) {
+        plan_ast *a = arena_calloc(cx->a, 1, sizeof *a);
+        a->kind = PA_BINARY;
+        a->op = TK_AND;
+        a->nargs = 2;
+        a->args = arena_alloc(cx->a, 2 * sizeof(plan_ast *));
+        a->args[0] = acc;
+        a->args[1] = (plan_ast *)xs[i];
+        a->off = acc->off;
+        a->end = xs[i]->end;
+        acc = a;
+    }
+    return acc;
+}
+
+enum { SIDE_L = 1, SIDE_R = 2, SIDE_OTHER = 4 };
+
+/* Which inputs x reads: columns [0, nl) are the left's, the rest the right's. */
+static int
+ast_sides(const from_table *ft, uint32_t nl, const plan_ast *x)
+{
+    if (x->kind == PA_COLUMN) {
+        int c = input_col(ft, x);
+        return c < 0 ? SIDE_OTHER : ((uint32_t)c < nl ? SIDE_L : SIDE_R);
+    }
+    if (x->kind == PA_ASSIGN || is_agg_call(x)) {
+        return SIDE_OTHER;
+    }
+    int m = 0;
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        m |= ast_sides(ft, nl, x->args[i]);
+    }
+    return m;
+}
+
+/* The visible column of ft named name (for USING / NATURAL), or -1 (1054); two are 1052. */
+static int
+using_col(const from_table *ft, const char *name, db_error *err)
+{
+    int found = -1;
+    for (uint32_t i = 0; i < ft->ncols; i++) {
+        if (ft->hidden[i] || ft->binds[i].ast || strcasecmp(ft->binds[i].name, name) != 0) {
+            continue;
+        }
+        if (found >= 0) {
+            return db_error_set(err, ER_NON_UNIQ_ERROR, name, "from clause"), -2;
+        }
+        found = (int)i;
+    }
+    if (found < 0) {
+        db_error_set(err, ER_BAD_FIELD_ERROR, name, "from clause");
+    }
+    return found;
+}
+
+/* An expression over bs[] of AST x whose PA_COLUMN nodes na / nb bind columns ca / cb. */
+static int
+pair_expr(plan_ectx *cx, const plan_bind_col *bs, uint32_t n, plan_ast *x, plan_ast *na,
+          uint32_t ca, plan_ast *nb, uint32_t cb, plan_expr **out, db_error *err)
+{
+    plan_bind_col *tmp = arena_alloc(cx->a, (n ? n : 1) * sizeof *tmp);
+    memcpy(tmp, bs, n * sizeof *tmp);
+    tmp[ca].ast = na;
+    tmp[cb].ast = nb;
+    return plan__analyze(cx, x, tmp, n, "from clause", out, err);
+}
+
+static plan_ast *
+new_node(plan_ectx *cx, plan_ast_kind kind, const char *name)
+{
+    plan_ast *x = arena_calloc(cx->a, 1, sizeof *x);
+    x->kind = kind;
+    x->name = name;
+    return x;
+}
+
+/* *out = a AND b over analysed expressions (either may be NULL). */
+static int
+and_expr(plan_ectx *cx, plan_expr *a, plan_expr *b, plan_expr **out, db_error *err)
+{
+    if (!a || !b) {
+        *out = a ? a : b;
+        return DB_OK;
+    }
+    plan_ast *pa = new_node(cx, PA_COLUMN, ""), *pb = new_node(cx, PA_COLUMN, "");
+    plan_ast *an = new_node(cx, PA_BINARY, NULL);
+    an->op = TK_AND;
+    an->nargs = 2;
+    an->args = arena_alloc(cx->a, 2 * sizeof(plan_ast *));
+    an->args[0] = pa;
+    an->args[1] = pb;
+    plan_bind_col bs[2] = {{.name = "", .ast = pa, .t = a->t, .vk = a->vk},
+                           {.name = "", .ast = pb, .t = b->t, .vk = b->vk}};
+    plan_expr *both;
+    if (plan__analyze(cx, an, bs, 2, "on clause", &both, err) != DB_OK) {
+        return DB_ERR;
+    }
+    both->args[0] = a;
+    both->args[1] = b;
+    *out = both;
+    return DB_OK;
+}
+
+/* *l becomes *l JOIN r as ref says (ON / USING / NATURAL; outer sides null-extended). The
+ * joined row is l's columns then r's, behind the coalesced USING columns when there are. */
+static int
+join_one(plan_ectx *cx, const plan_stmt *st, from_table *l, plan_op **lop, const from_table *r,
+         plan_op *rop, const plan_table_ref *ref, db_error *err)
+{
+    plan_join_type type = (plan_join_type)ref->join;
+    uint32_t nl = l->ncols, nr = r->ncols, n = nl + nr;
+    /* The raw joined row. */
+    from_table j;
+    memset(&j, 0, sizeof j);
+    ft_alloc(cx, &j, n);
+    for (uint32_t i = 0; i < n; i++) {
+        const from_table *s = i < nl ? l : r;
+        uint32_t c = i < nl ? i : i - nl;
+        j.colnames[i] = s->colnames[c];
+        j.binds[i] = s->binds[c];
+        j.meta[i] = s->meta[c];
+        j.tab[i] = s->tab[c] < 0 ? -1 : s->tab[c] + (int)(i < nl ? 0 : l->ntabs);
+        j.tcol[i] = s->tcol[c];
+        j.hidden[i] = s->hidden[c];
+        bool extended = i < nl ? (type == PLAN_JOIN_RIGHT || type == PLAN_JOIN_FULL)
+                               : (type == PLAN_JOIN_LEFT || type == PLAN_JOIN_FULL);
+        if (extended) {
+            j.binds[i].t.nullable = true;
+            j.meta[i].nullable = true;
+        }
+    }
+    j.ntabs = l->ntabs + r->ntabs;
+    j.tabs = arena_calloc(cx->a, j.ntabs, sizeof *j.tabs);
+    memcpy(j.tabs, l->tabs, l->ntabs * sizeof *j.tabs);
+    memcpy(j.tabs + l->ntabs, r->tabs, r->ntabs * sizeof *j.tabs);
+    /* USING / NATURAL column pairs. */
+    uint32_t nu = 0;
+    const char **names = NULL;
+    if (ref->natural) {
+        names = arena_calloc(cx->a, l->nstar + 1, sizeof *names);
+        for (uint32_t k = 0; k < l->nstar; k++) {
+            uint32_t c = l->star[k];
+            bool dup = false;
+            for (uint32_t q = 0; q < nu; q++) {
+                dup |= strcasecmp(names[q], l->colnames[c]) == 0;
+            }
+            for (uint32_t q = 0; q < r->nstar && !dup; q++) {
+                if (strcasecmp(r->colnames[r->star[q]], l->colnames[c]) == 0) {
+                    names[nu++] = l->colnames[c];
+                    break;
+                }
+            }
+        }
+    } else {
+        names = (const char **)ref->using_cols;
+        nu = ref->nusing;
+    }
+    int *ul = arena_calloc(cx->a, nu + 1, sizeof *ul),
+        *ur = arena_calloc(cx->a, nu + 1, sizeof *ur);
+    for (uint32_t u = 0; u < nu; u++) {
+        if ((ul[u] = using_col(l, names[u], err)) < 0 ||
+            (ur[u] = using_col(r, names[u], err)) < 0) {
+            return DB_ERR;
+        }
+        for (uint32_t q = 0; q < u; q++) {
+            if (ul[q] == ul[u]) {
+                return db_error_set(err, ER_DUP_FIELDNAME, names[u]);
+            }
+        }
+    }
+    /* Keys and the residual. */
+    uint32_t capk = nu + 8, nk = 0;
+    plan_expr **lk = arena_calloc(cx->a, capk, sizeof *lk),
+              **rk = arena_calloc(cx->a, capk, sizeof *rk);
+    plan_cmp_mode *modes = arena_calloc(cx->a, capk, sizeof *modes);
+    const plan_ast **rest = NULL;
+    uint32_t nrest = 0, caprest = 0;
+    plan_expr *residual_u = NULL; /* USING pairs that cannot hash */
+    for (uint32_t u = 0; u < nu; u++) {
+        plan_expr *le = column_expr(cx, l, (uint32_t)ul[u]);
+        plan_expr *re = column_expr(cx, r, (uint32_t)ur[u]);
+        plan_cmp_mode m = plan__cmp_mode(le, re);
+        if (plan__join_key_ok(m, le, re)) {
+            lk[nk] = le;
+            rk[nk] = re;
+            modes[nk++] = m;
+            continue;
+        }
+        plan_ast *na = new_node(cx, PA_COLUMN, ""), *nb = new_node(cx, PA_COLUMN, "");
+        plan_ast *eq = new_node(cx, PA_BINARY, NULL);
+        eq->op = TK_EQ;
+        eq->nargs = 2;
+        eq->args = arena_alloc(cx->a, 2 * sizeof(plan_ast *));
+        eq->args[0] = na;
+        eq->args[1] = nb;
+        plan_expr *pe;
+        if (pair_expr(cx, j.binds, n, eq, na, (uint32_t)ul[u], nb, nl + (uint32_t)ur[u], &pe,
+                      err) != DB_OK ||
+            and_expr(cx, residual_u, pe, &residual_u, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    if (ref->on) {
+        if (check_ambig(cx, &j, st, ref->on, false, "on clause", err) != DB_OK) {
+            return DB_ERR;
+        }
+        const plan_ast **cs = NULL;
+        uint32_t nc = 0, capc = 0;
+        conjuncts(cx, ref->on, &cs, &nc, &capc);
+        for (uint32_t i = 0; i < nc; i++) {
+            const plan_ast *x = cs[i];
+            if (x->kind == PA_BINARY && x->op == TK_EQ) {
+                int a = ast_sides(&j, nl, x->args[0]), b = ast_sides(&j, nl, x->args[1]);
+                if ((a == SIDE_L && b == SIDE_R) || (a == SIDE_R && b == SIDE_L)) {
+                    const plan_ast *lx = a == SIDE_L ? x->args[0] : x->args[1];
+                    const plan_ast *rx = a == SIDE_L ? x->args[1] : x->args[0];
+                    plan_expr *le, *re;
+                    if (plan__analyze(cx, lx, l->binds, nl, "on clause", &le, err) != DB_OK ||
+                        plan__analyze(cx, rx, r->binds, nr, "on clause", &re, err) != DB_OK) {
+                        return DB_ERR;
+                    }
+                    plan_cmp_mode m = plan__cmp_mode(le, re);
+                    if (plan__join_key_ok(m, le, re)) {
+                        if (nk == capk) {
+                            capk *= 2;
+                            plan_expr **a2 = arena_calloc(cx->a, capk, sizeof *a2);
+                            plan_expr **b2 = arena_calloc(cx->a, capk, sizeof *b2);
+                            plan_cmp_mode *m2 = arena_calloc(cx->a, capk, sizeof *m2);
+                            memcpy(a2, lk, nk * sizeof *a2);
+                            memcpy(b2, rk, nk * sizeof *b2);
+                            memcpy(m2, modes, nk * sizeof *m2);
+                            lk = a2;
+                            rk = b2;
+                            modes = m2;
+                        }
+                        lk[nk] = le;
+                        rk[nk] = re;
+                        modes[nk++] = m;
+                        continue;
+                    }
+                }
+            }
+            conjuncts(cx, x, &rest, &nrest, &caprest);
+        }
+    }
+    plan_expr *residual = NULL;
+    plan_ast *rast = and_of(cx, rest, nrest);
+    if (rast && plan__analyze(cx, rast, j.binds, n, "on clause", &residual, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (and_expr(cx, residual_u, residual, &residual, err) != DB_OK) {
+        return DB_ERR;
+    }
+    /* The operator: build the smaller input. */
+    if (!cx->describe) {
+        plan_join_spec js = {.type = type == PLAN_JOIN_CROSS ? PLAN_JOIN_INNER : type,
+                             .lkeys = lk,
+                             .rkeys = rk,
+                             .modes = modes,
+                             .nkeys = nk,
+                             .residual = residual,
+                             .build_left = l->est < r->est};
+        *lop = plan__op_join(cx, *lop, rop, &js);
+    }
+    double est = nk ? (l->est > r->est ? l->est : r->est) : l->est * r->est;
+    if (nu == 0) {
+        j.nstar = l->nstar + r->nstar;
+        j.star = arena_calloc(cx->a, j.nstar + 1, sizeof *j.star);
+        memcpy(j.star, l->star, l->nstar * sizeof *j.star);
+        for (uint32_t k = 0; k < r->nstar; k++) {
+            j.star[l->nstar + k] = r->star[k] + nl;
+        }
+        j.est = est;
+        *l = j;
+        return DB_OK;
+    }
+    /* USING / NATURAL: the coalesced columns first, then the joined row. */
+    from_table o;
+    memset(&o, 0, sizeof o);
+    ft_alloc(cx, &o, nu + n);
+    plan_expr **ex = arena_calloc(cx->a, nu + n, sizeof *ex);
+    for (uint32_t u = 0; u < nu; u++) {
+        uint32_t a = (uint32_t)ul[u], b = nl + (uint32_t)ur[u];
+        if (type == PLAN_JOIN_RIGHT) {
+            uint32_t t = a;
+            a = b;
+            b = t;
+        }
+        plan_ast *na = new_node(cx, PA_COLUMN, ""), *nb = new_node(cx, PA_COLUMN, "");
+        plan_ast *co = new_node(cx, PA_FUNC, "coalesce");
+        co->has_parens = true;
+        co->nargs = 2;
+        co->args = arena_alloc(cx->a, 2 * sizeof(plan_ast *));
+        co->args[0] = na;
+        co->args[1] = nb;
+        if (pair_expr(cx, j.binds, n, co, na, a, nb, b, &ex[u], err) != DB_OK) {
+            return DB_ERR;
+        }
+        o.colnames[u] = j.colnames[a];
+        o.binds[u].name = j.colnames[a];
+        o.binds[u].t = ex[u]->t;
+        o.binds[u].vk = ex[u]->vk;
+        o.meta[u] = j.meta[a];
+        o.tab[u] = -1;
+        j.hidden[ul[u]] = true;
+        j.hidden[nl + (uint32_t)ur[u]] = true;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        ex[nu + i] = slot_expr(cx, j.binds, i);
+        o.colnames[nu + i] = j.colnames[i];
+        o.binds[nu + i] = j.binds[i];
+        o.meta[nu + i] = j.meta[i];
+        o.tab[nu + i] = j.tab[i];
+        o.tcol[nu + i] = j.tcol[i];
+        o.hidden[nu + i] = j.hidden[i];
+    }
+    /* *: the USING columns, then the others of the left and the right (RIGHT JOIN: right
+     * first, as MySQL turns it into a LEFT JOIN). */
+    o.nstar = 0;
+    for (uint32_t u = 0; u < nu; u++) {
+        o.star[o.nstar++] = u;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        bool left = (pass == 0) != (type == PLAN_JOIN_RIGHT);
+        const from_table *s = left ? l : r;
+        const int *us = left ? ul : ur;
+        for (uint32_t k = 0; k < s->nstar; k++) {
+            bool used = false;
+            for (uint32_t u = 0; u < nu; u++) {
+                used |= (uint32_t)us[u] == s->star[k];
+            }
+            if (!used) {
+                o.star[o.nstar++] = nu + s->star[k] + (left ? 0 : nl);
+            }
+        }
+    }
+    o.tabs = j.tabs;
+    o.ntabs = j.ntabs;
+    o.est = est;
+    if (!cx->describe) {
+        *lop = plan__op_project(cx, *lop, ex, nu + n);
+    }
+    *l = o;
+    return DB_OK;
+}
+
+/* Is table i of FROM on a null-extended side of some outer join? */
+static bool
+null_extended(const plan_stmt *st, uint32_t i)
+{
+    for (uint32_t k = 1; k < st->ntables; k++) {
+        uint8_t t = st->tables[k].join;
+        if ((t == PLAN_JOIN_LEFT && i == k) || (t == PLAN_JOIN_RIGHT && i < k) ||
+            (t == PLAN_JOIN_FULL && i <= k)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The FROM tables conjunct x reads: *which = -1 none, a table, or -2 several. False when it
+ * cannot move (a column not found or ambiguous, an assignment, an aggregate). */
+static bool
+conj_tables(const from_table *fts, uint32_t n, const plan_ast *x, int *which, int *maxt)
+{
+    if (x->kind == PA_COLUMN) {
+        int hit = -1;
+        for (uint32_t t = 0; t < n; t++) {
+            for (uint32_t c = 0; c < fts[t].ncols; c++) {
+                if (bind_matches(&fts[t].binds[c], x)) {
+                    if (hit >= 0 && hit != (int)t) {
+                        return false;
+                    }
+                    hit = (int)t;
+                }
+            }
+        }
+        if (hit < 0) {
+            return false;
+        }
+        *which = *which == -1 || *which == hit ? hit : -2;
+        *maxt = hit > *maxt ? hit : *maxt;
+        return true;
+    }
+    if (x->kind == PA_ASSIGN || is_agg_call(x)) {
+        return false;
+    }
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        if (!conj_tables(fts, n, x->args[i], which, maxt)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* FROM with several tables: resolve each, push single-table WHERE conjuncts under the join
+ * where that is safe, join left to right. *where_rest is what the joined row still filters. */
+static int
+build_from(plan_ectx *cx, const plan_stmt *st, from_table *ft, plan_op **root,
+           const plan_ast **where_rest, db_error *err)
+{
+    uint32_t n = st->ntables;
+    from_table *fts = arena_calloc(cx->a, n, sizeof *fts);
+    plan_op **ops = arena_calloc(cx->a, n, sizeof *ops);
+    for (uint32_t i = 0; i < n; i++) {
+        if (resolve_table(cx, st, &st->tables[i], &fts[i], &ops[i], err) != DB_OK) {
+            return DB_ERR;
+        }
+        for (uint32_t k = 0; k < i; k++) {
+            const scope_tab *a = &fts[k].tabs[0], *b = &fts[i].tabs[0];
+            bool same = (a->table_ci || b->table_ci) ? strcasecmp(a->qual, b->qual) == 0
+                                                     : strcmp(a->qual, b->qual) == 0;
+            bool same_db = !a->db || !b->db || strcasecmp(a->db, b->db) == 0;
+            if (same && same_db) {
+                return db_error_set(err, ER_NONUNIQ_TABLE, b->qual);
+            }
+        }
+    }
+    *where_rest = st->where;
+    bool all_inner = true;
+    for (uint32_t i = 1; i < n; i++) {
+        all_inner &= st->tables[i].join == PLAN_JOIN_CROSS || st->tables[i].join == PLAN_JOIN_INNER;
+    }
+    const plan_ast ***extra = arena_calloc(cx->a, n, sizeof *extra);
+    uint32_t *nextra = arena_calloc(cx->a, n, sizeof *nextra);
+    if (st->where && !has_agg(st->where)) {
+        const plan_ast **cs = NULL, **keep = NULL;
+        uint32_t nc = 0, capc = 0, nkeep = 0;
+        conjuncts(cx, st->where, &cs, &nc, &capc);
+        keep = arena_calloc(cx->a, nc, sizeof *keep);
+        const plan_ast ***pushed = arena_calloc(cx->a, n, sizeof *pushed);
+        uint32_t *npushed = arena_calloc(cx->a, n, sizeof *npushed);
+        for (uint32_t i = 0; i < nc; i++) {
+            int which = -1, maxt = -1;
+            bool ok = conj_tables(fts, n, cs[i], &which, &maxt);
+            int t = ok ? which : -1;
+            if (ok && which == -2 && all_inner) {
+                /* Over several tables of inner joins only: part of the join that brings its
+                 * last table in (an equality there becomes a hash key). */
+                if (!extra[maxt]) {
+                    extra[maxt] = arena_calloc(cx->a, nc + 1, sizeof **extra);
+                }
+                extra[maxt][nextra[maxt]++] = cs[i];
+                continue;
+            }
+            if (t < 0 || null_extended(st, (uint32_t)t)) {
+                keep[nkeep++] = cs[i];
+                continue;
+            }
+            if (!pushed[t]) {
+                pushed[t] = arena_calloc(cx->a, nc, sizeof **pushed);
+            }
+            pushed[t][npushed[t]++] = cs[i];
+        }
+        for (uint32_t t = 0; t < n; t++) {
+            if (!npushed[t]) {
+                continue;
+            }
+            plan_ast *w = and_of(cx, pushed[t], npushed[t]);
+            plan_expr *we;
+            if (plan__analyze(cx, w, fts[t].binds, fts[t].ncols, "where clause", &we, err) !=
+                DB_OK) {
+                return DB_ERR;
+            }
+            if (ops[t]) {
+                if (fts[t].tbl) {
+                    plan__tscan_prune(ops[t], w, fts[t].qual);
+                }
+                ops[t] = plan__op_filter(cx, ops[t], we);
+                fts[t].est = fts[t].est / 4 + 1; /* a filtered input is smaller (a guess) */
+            }
+        }
+        *where_rest = and_of(cx, keep, nkeep);
+    }
+    *ft = fts[0];
+    *root = ops[0];
+    for (uint32_t i = 1; i < n; i++) {
+        plan_table_ref ref = st->tables[i];
+        if (nextra[i]) {
+            const plan_ast **on = arena_calloc(cx->a, nextra[i] + 1, sizeof *on);
+            uint32_t non = 0;
+            if (ref.on) {
+                on[non++] = ref.on;
+            }
+            memcpy(on + non, extra[i], nextra[i] * sizeof *on);
+            ref.on = and_of(cx, on, non + nextra[i]);
+            ref.join = PLAN_JOIN_INNER;
+        }
+        if (join_one(cx, st, ft, root, &fts[i], ops[i], &ref, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    ft->tbl = NULL;
+    ft->vt = NULL;
+    return DB_OK;
+}
+
+/* Plan statement st (a SELECT with tables): its operator (NULL when describing) and its select
+ * list (visible columns first, then hidden ORDER BY ones). */
+static int
+select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp, db_error *err)
 {
     plan_session *s = cx->s;
     from_table ft;
-    for (uint32_t i = 0; i < st->ntables; i++) {
-        if (resolve_table(cx, &st->tables[i], &ft, err) != DB_OK) {
-            return DB_ERR;
-        }
-    }
-    if (st->ntables > 1) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "JOIN");
-    }
-
     plan_op *root = NULL;
-    if (!cx->describe && ft.tbl) {
-        /* With show_hidden_columns the rows carrying the delete sign show too (Doris adds the
-         * __DORIS_DELETE_SIGN__ = 0 filter only when hidden columns are hidden). */
-        root = plan__op_tscan(cx, ft.tbl, ft.as_of, false, ft.ncols > ft.tbl->nvis);
-        plan__tscan_prune(root, st->where, ft.qual);
-    } else if (!cx->describe) {
-        plan_value *rows;
-        size_t nrows;
-        if (plan__vtable_rows(cx, ft.vt, &rows, &nrows, err) != DB_OK) {
+    const plan_ast *where_ast = st->where;
+    if (st->ntables == 0) { /* a nested SELECT without FROM: one row of no columns */
+        memset(&ft, 0, sizeof ft);
+        ft_alloc(cx, &ft, 0);
+        for (uint32_t i = 0; i < st->nitems; i++) {
+            if (st->items[i].is_star) {
+                return db_error_set(err, ER_NO_TABLES_USED);
+            }
+        }
+        if (!cx->describe) {
+            static const plan_value none[1];
+            root = plan__op_rows(cx, NULL, 0, none, 1, plan__batch_cap(s));
+        }
+    } else if (st->ntables == 1) {
+        if (resolve_table(cx, st, &st->tables[0], &ft, &root, err) != DB_OK) {
             return DB_ERR;
         }
-        plan_vtype *types = arena_calloc(cx->a, ft.ncols, sizeof *types);
-        for (uint32_t i = 0; i < ft.ncols; i++) {
-            types[i].kind = ft.binds[i].vk;
-            types[i].is_unsigned = ft.binds[i].t.is_unsigned;
+        if (root && ft.tbl) {
+            plan__tscan_prune(root, st->where, ft.qual);
         }
-        root = plan__op_rows(cx, types, ft.ncols, rows, nrows, plan__batch_cap(s));
+    } else if (build_from(cx, st, &ft, &root, &where_ast, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (ft.ntabs > 1) { /* 1052 before anything else reports on the names */
+        for (uint32_t i = 0; i < st->nitems; i++) {
+            if (!st->items[i].is_star &&
+                check_ambig(cx, &ft, st, st->items[i].expr, false, "field list", err) != DB_OK) {
+                return DB_ERR;
+            }
+        }
+        if (check_ambig(cx, &ft, st, st->where, false, "where clause", err) != DB_OK) {
+            return DB_ERR;
+        }
+        for (uint32_t i = 0; st->group && i < st->group->n; i++) {
+            if (check_ambig(cx, &ft, st, st->group->items[i], true, "group statement", err) !=
+                DB_OK) {
+                return DB_ERR;
+            }
+        }
+        if (check_ambig(cx, &ft, st, st->having, true, "having clause", err) != DB_OK) {
+            return DB_ERR;
+        }
+        for (uint32_t i = 0; st->order && i < st->order->n; i++) {
+            if (check_ambig(cx, &ft, st, st->order->items[i], true, "order clause", err) != DB_OK) {
+                return DB_ERR;
+            }
+        }
     }
 
-    if (st->where) {
-        if (has_agg(st->where)) {
-            return db_error_set(err, ER_INVALID_GROUP_FUNC_USE);
-        }
+    if (st->where && has_agg(st->where)) {
+        return db_error_set(err, ER_INVALID_GROUP_FUNC_USE);
+    }
+    if (where_ast) {
         plan_expr *where;
-        if (plan__analyze(cx, st->where, ft.binds, ft.ncols, "where clause", &where, err) !=
+        if (plan__analyze(cx, where_ast, ft.binds, ft.ncols, "where clause", &where, err) !=
             DB_OK) {
             return DB_ERR;
         }
@@ -1123,8 +1986,6 @@ plan__select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_col
         }
     }
 
-    *colsp = sl.cols;
-    *ncolsp = sl.nvis;
     *rootp = NULL;
     if (!cx->describe) {
         root = plan__op_project(cx, root, sl.exprs, sl.n);
@@ -1132,18 +1993,35 @@ plan__select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_col
     if (st->distinct && plan_distinct(cx, st, &ft, &sl, keys, &root, err) != DB_OK) {
         return DB_ERR;
     }
+    *slp = sl;
     if (cx->describe) {
         return DB_OK;
     }
     if (keys) {
         root = plan__op_sort(cx, root, keys, st->order->n);
     }
-    uint64_t limit = st->has_limit ? st->limit_count
-                                   : (uint64_t)s->vars[plan__sysvar_find("sql_select_limit")].i;
+    /* sql_select_limit applies to the outermost SELECT only. */
+    uint64_t limit = st->has_limit || st->parent
+                             ? (st->has_limit ? st->limit_count : UINT64_MAX)
+                             : (uint64_t)s->vars[plan__sysvar_find("sql_select_limit")].i;
     if (limit != UINT64_MAX || st->limit_offset > 0) {
         root = plan__op_limit(cx, root, st->limit_offset, limit);
     }
     *rootp = root;
+    return DB_OK;
+}
+
+int
+plan__select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_column **colsp,
+                   uint32_t *ncolsp, db_error *err)
+{
+    sel_list sl;
+    memset(&sl, 0, sizeof sl);
+    if (select_build(cx, st, rootp, &sl, err) != DB_OK) {
+        return DB_ERR;
+    }
+    *colsp = sl.cols;
+    *ncolsp = sl.nvis;
     return DB_OK;
 }
 

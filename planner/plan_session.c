@@ -292,7 +292,7 @@ plan__check_interrupt(plan_session *s, db_error *err)
     if (atomic_load(&s->interrupted)) {
         return db_error_set(err, ER_QUERY_INTERRUPTED);
     }
-    return DB_OK;
+    return plan__check_limits(s, err);
 }
 
 /* ---- diagnostics ---- */
