@@ -149,7 +149,10 @@ crash: deps $(BIN)
 	$(Q)/usr/bin/python3 tests/crash/autoinc_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
 	$(Q)/usr/bin/python3 tests/crash/drop_gc.py --server $(BIN) --workdir $(BUILD)/crash
 
-test: deps all unit regress clients stress crash
+test: deps all unit regress clients stress crash diff
+
+diff: deps $(BIN)
+	$(Q)/usr/bin/python3 tests/diff/diff_test.py --server $(BIN) --workdir $(BUILD)/diff
 
 asan:
 	$(Q)$(MAKE) --no-print-directory MODE=asan test
@@ -203,6 +206,7 @@ bench: deps release
 	$(Q)if [ -x bench/run.sh ]; then bash bench/run.sh build/release; \
 	else echo "no benchmarks yet"; fi
 	$(Q)bash bench/sql/run.sh build/release
+	$(Q)bash bench/sysbench/run.sh build/release
 
 fuzz:
 	$(Q)bash tests/fuzz/run.sh
@@ -211,6 +215,7 @@ soak: deps all
 	$(Q)/usr/bin/python3 tests/crash/ddl_crash.py --server $(BIN) --workdir $(BUILD)/crash \
 		--rounds 40 --statements 2000
 	$(Q)/usr/bin/python3 tests/crash/dml_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 40
+	$(Q)/usr/bin/python3 tests/diff/diff_test.py --server $(BIN) --workdir $(BUILD)/diff --queries 50000 --rows 5000 --seed 7
 
 print-%:
 	@echo '$*=$($*)'
