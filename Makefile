@@ -16,7 +16,7 @@ DEB_PACKAGES := build-essential pkg-config lemon clang-format \
 	libmariadb-dev mariadb-client openssl libpcre2-dev \
 	python3 python3-pymysql python3-mysqldb \
 	default-jdk-headless libmariadb-java \
-	unixodbc odbc-mariadb tmux sysbench
+	unixodbc odbc-mariadb tmux sysbench mariadb-server
 # Node.js and npm: any install that provides the commands will do (the machine image may carry
 # NodeSource's nodejs, which bundles npm and conflicts with Debian's npm package).
 DEB_NODE_PACKAGES := nodejs npm
