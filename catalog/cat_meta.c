@@ -971,6 +971,57 @@ cat_meta_create_table(cat_meta *m, const cat_create_table_req *req, db_error *er
 }
 
 int
+cat_meta_create_view(cat_meta *m, const char *db_name, const char *name, const char *sql,
+                     bool or_replace, db_error *err)
+{
+    pthread_rwlock_wrlock(&m->lock);
+    int rc = DB_OK;
+    cat_db *db = cat_db_find(m->cat, db_name);
+    cat_table *old = db != NULL ? cat_table_find(db, name) : NULL;
+    if (db == NULL || db->is_system) {
+        rc = db_error_set(err, ER_BAD_DB_ERROR, db_name);
+    } else if (old != NULL && !or_replace) {
+        rc = db_error_set(err, ER_TABLE_EXISTS_ERROR, name);
+    } else if (old != NULL && old->view_sql == NULL) {
+        rc = db_error_set(err, ER_WRONG_OBJECT, db_name, name, "VIEW");
+    }
+    if (rc != DB_OK) {
+        pthread_rwlock_unlock(&m->lock);
+        return rc;
+    }
+    cat_table *t = mem_calloc(1, sizeof *t);
+    cat_props_init(&t->props);
+    t->name = mem_strdup(name);
+    t->comment = mem_strdup("");
+    t->db_id = db->id;
+    t->part_col_uid = -1;
+    t->view_sql = mem_strdup(sql);
+    if (old != NULL) {
+        t->id = old->id;
+    } else if (cat_table_attach(m->cat, db_name, t, err) != DB_OK) {
+        cat_table_free(t);
+        pthread_rwlock_unlock(&m->lock);
+        return DB_ERR;
+    }
+    buf body;
+    buf_init(&body);
+    cat_table_encode(t, &body);
+    rc = commit(m, CAT_REC_TABLE_PUT, &body, err);
+    buf_destroy(&body);
+    if (old != NULL) {
+        if (rc == DB_OK) {
+            table_replace(db, t);
+        } else {
+            cat_table_free(t);
+        }
+    } else if (rc != DB_OK) {
+        table_remove(db, t->id);
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return rc;
+}
+
+int
 cat_meta_drop_table(cat_meta *m, const char *db_name, const char *name, bool if_exists,
                     db_error *err)
 {

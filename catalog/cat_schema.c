@@ -478,6 +478,7 @@ cat_table_free(cat_table *t)
     mem_free(t->dist_uids);
     mem_free(t->name);
     mem_free(t->comment);
+    mem_free(t->view_sql);
     cat_props_destroy(&t->props);
     mem_free(t);
 }
@@ -489,6 +490,7 @@ cat_table_clone(const cat_table *t)
     *n = *t;
     n->name = mem_strdup(t->name);
     n->comment = mem_strdup(t->comment ? t->comment : "");
+    n->view_sql = t->view_sql ? mem_strdup(t->view_sql) : NULL;
     n->cols = mem_calloc(t->ncols ? t->ncols : 1, sizeof *n->cols);
     for (size_t i = 0; i < t->ncols; i++) {
         cat__column_copy(&n->cols[i], &t->cols[i]);

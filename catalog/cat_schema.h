@@ -223,6 +223,8 @@ typedef struct cat_table {
     bool enable_mow_light_delete;
     cat_binlog_cfg binlog;
     cat_props props; /* other accepted properties, for SHOW CREATE TABLE */
+    char *view_sql;  /* a view: the SELECT text of CREATE VIEW (heap); no columns, keys or
+                        partitions. NULL for a table. Encoding version 2 and later. */
 } cat_table;
 
 typedef struct cat_db {
@@ -505,7 +507,7 @@ void cat_show_partition_row(const cat_table *t, size_t i, buf *out);
  * Binary encoding (edit-log records and image), see README.md §Formats "Schema objects"
  * ====================================================================================== */
 
-#define CAT_SCHEMA_ENCODING_VERSION 1
+#define CAT_SCHEMA_ENCODING_VERSION 2 /* 2: views (a trailer after each table body) */
 
 /* Appends the encoding of a table / of a database with all its tables (the image unit). */
 void cat_table_encode(const cat_table *t, buf *out);

@@ -47,6 +47,7 @@ typedef struct rd {
     size_t len;
     size_t pos;
     const char *bad; /* first problem, NULL while fine */
+    uint8_t ver;     /* encoding version being read (1: no view trailer) */
 } rd;
 
 static void put_str(buf *out, const char *s);
@@ -174,6 +175,11 @@ encode_table_body(const cat_table *t, buf *out)
         for (size_t j = 0; j < p->nvalues; j++) {
             put_str(out, p->values[j]);
         }
+    }
+    /* version 2: u8 1 + the view's SELECT text, or u8 0 for a table */
+    buf_put_u8(out, t->view_sql ? 1 : 0);
+    if (t->view_sql) {
+        put_str(out, t->view_sql);
     }
 }
 
@@ -390,6 +396,9 @@ decode_table_body(rd *r)
             p->values[p->nvalues++] = get_str(r);
         }
     }
+    if (r->ver >= 2 && get_u8(r) != 0) {
+        t->view_sql = get_str(r);
+    }
     /* References inside the table must resolve, so SHOW and DDL never meet dangling ids. */
     if (r->bad == NULL && t->part_type != CAT_PART_NONE &&
         cat_table_column_uid(t, t->part_col_uid) == NULL) {
@@ -418,11 +427,12 @@ decode_table_body(rd *r)
 cat_table *
 cat_table_decode(const void *data, size_t len, db_error *err)
 {
-    rd r = {data, len, 0, NULL};
+    rd r = {data, len, 0, NULL, 0};
     uint8_t ver = get_u8(&r);
     uint8_t kind = get_u8(&r);
-    if (r.bad == NULL && ver != CAT_SCHEMA_ENCODING_VERSION) {
-        r.bad = "unknown encoding version";
+    r.ver = ver;
+    if (r.bad == NULL && (ver < 1 || ver > CAT_SCHEMA_ENCODING_VERSION)) {
+        r.bad = "unknown encoding version"; /* version 1 (before views) still reads */
     }
     if (r.bad == NULL && kind != KIND_TABLE) {
         r.bad = "not a table";
@@ -442,11 +452,12 @@ cat_table_decode(const void *data, size_t len, db_error *err)
 cat_db *
 cat_db_decode(const void *data, size_t len, db_error *err)
 {
-    rd r = {data, len, 0, NULL};
+    rd r = {data, len, 0, NULL, 0};
     uint8_t ver = get_u8(&r);
     uint8_t kind = get_u8(&r);
-    if (r.bad == NULL && ver != CAT_SCHEMA_ENCODING_VERSION) {
-        r.bad = "unknown encoding version";
+    r.ver = ver;
+    if (r.bad == NULL && (ver < 1 || ver > CAT_SCHEMA_ENCODING_VERSION)) {
+        r.bad = "unknown encoding version"; /* version 1 (before views) still reads */
     }
     if (r.bad == NULL && kind != KIND_DB) {
         r.bad = "not a database";

@@ -254,6 +254,12 @@ int cat_meta_create_table(cat_meta *m, const cat_create_table_req *req,
                           db_error *err); /* cat_table_validate_create + attach */
 int cat_meta_drop_table(cat_meta *m, const char *db, const char *name, bool if_exists,
                         db_error *err); /* cat_table_drop */
+/* CREATE [OR REPLACE] VIEW db.name AS sql: a table object with view_sql set and nothing else,
+ * logged as CAT_REC_TABLE_PUT (OR REPLACE keeps the view's id). ER_BAD_DB_ERROR,
+ * ER_TABLE_EXISTS_ERROR (any object of that name without OR REPLACE), ER_WRONG_OBJECT (OR
+ * REPLACE of a table). */
+int cat_meta_create_view(cat_meta *m, const char *db, const char *name, const char *sql,
+                         bool or_replace, db_error *err);
 
 /* ALTER TABLE: edit(c, db, copy, arg, err) changes a private copy of the table with the
  * cat_table_* ALTER functions; when it returns DB_OK the copy is logged and replaces the table.

@@ -85,7 +85,29 @@ ctelist ::= cte.
 ctelist ::= ctelist COMMA cte.
 cte ::= ident_tok(N) AS LP subq_begin select RP. { plan_stmt_cte(pp, &N); }
 subq_begin ::= . { plan_stmt_push(pp); }
-cmd ::= select UNION union_opt select. { plan_stmt_unsupported(pp, "UNION"); }
+
+/* Set operations (plan_setop.c): UNION / EXCEPT (MINUS) / INTERSECT [ALL | DISTINCT] fold left
+ * to right into the statement being built (plan_stmt_setop_begin moves what was parsed so far
+ * into a left branch and pushes the right branch; INTERSECT binds tighter). ORDER BY / LIMIT
+ * after the last branch apply to the whole; a parenthesised branch keeps its own. At the start
+ * of a statement the first branch may be parenthesised too (pselect). MINUS (Doris) is reserved. */
+%fallback ID VIEW.
+%type setop_all {int}
+setop_all(A) ::= . { A = 0; }
+setop_all(A) ::= ALL. { A = 1; }
+setop_all(A) ::= DISTINCT. { A = 0; }
+setop_kw ::= UNION setop_all(A). { plan_stmt_setop_begin(pp, PLAN_SETOP_UNION, A); }
+setop_kw ::= EXCEPT setop_all(A). { plan_stmt_setop_begin(pp, PLAN_SETOP_EXCEPT, A); }
+setop_kw ::= SETMINUS setop_all(A). { plan_stmt_setop_begin(pp, PLAN_SETOP_EXCEPT, A); }
+setop_kw ::= INTERSECT setop_all(A). { plan_stmt_setop_begin(pp, PLAN_SETOP_INTERSECT, A); }
+select ::= select setop_kw simple_select. { plan_stmt_setop_end(pp, false); }
+select ::= select setop_kw LP select setop_close order_opt limit_opt.
+setop_close ::= RP. { plan_stmt_setop_end(pp, true); }
+cmd ::= pselect. { plan_stmt_begin(pp, PS_SELECT); }
+pselect ::= LP subq_begin select setop_paren order_opt limit_opt.
+setop_paren ::= RP. { plan_stmt_setop_paren(pp); }
+pselect ::= pselect setop_kw simple_select. { plan_stmt_setop_end(pp, false); }
+pselect ::= pselect setop_kw LP select setop_close order_opt limit_opt.
 
 /* EXPLAIN [VERBOSE | ANALYZE] / DESC / DESCRIBE <select>: the plan, not the rows
  * (plan_explain.c). DESC <table> stays DESC TABLE: a SELECT keyword picks this rule. */
@@ -98,11 +120,8 @@ explain_kw(A) ::= EXPLAIN ANALYZE. { A = PLAN_EXPLAIN_ANALYZE; }
 explain_kw(A) ::= DESC. { A = PLAN_EXPLAIN_PLAIN; }
 explain_kw(A) ::= DESCRIBE. { A = PLAN_EXPLAIN_PLAIN; }
 
-select ::= SELECT distinct_opt selitems from_opt where_opt group_opt having_opt order_opt limit_opt.
-
-union_opt ::= .
-union_opt ::= ALL.
-union_opt ::= DISTINCT.
+select ::= simple_select.
+simple_select ::= SELECT distinct_opt selitems from_opt where_opt group_opt having_opt order_opt limit_opt.
 
 distinct_opt ::= .
 distinct_opt ::= ALL.
@@ -454,6 +473,18 @@ cmd ::= CREATE TABLE ddl_ifne ddl_tbl LIKE ident_tok(D) DOT ident_tok(N). { plan
 cmd ::= DROP TABLE ddl_ife ddl_tbl ddl_force_opt. { plan_ddl_begin(pp, PD_DROP_TABLE); }
 cmd ::= ALTER TABLE ddl_tbl ddl_alters. { plan_ddl_begin(pp, PD_ALTER_TABLE); }
 cmd ::= SHOW CREATE TABLE ddl_tbl. { plan_ddl_begin(pp, PD_SHOW_CREATE_TABLE); }
+/* Views (plan_ddl.c): the definition is kept as the text `CREATE VIEW `v` [(cols)] AS <select as
+ * written>` and expanded as a derived table. CREATE TABLE ... AS SELECT (CTAS): the SELECT is the
+ * statement's select fields. */
+cmd ::= CREATE ddl_orrep VIEW ddl_tbl ddl_viewcols AS(A) select. { plan_ddl_view(pp, &A); plan_ddl_begin(pp, PD_CREATE_VIEW); }
+ddl_orrep ::= .
+ddl_orrep ::= OR REPLACE. { plan_ddl_flag(pp, PLAN_DDL_OR_REPLACE); }
+ddl_viewcols ::= .
+ddl_viewcols ::= LP ddl_names RP.
+cmd ::= DROP VIEW ddl_ife ddl_tbl. { plan_ddl_begin(pp, PD_DROP_VIEW); }
+cmd ::= SHOW CREATE VIEW ddl_tbl. { plan_ddl_begin(pp, PD_SHOW_CREATE_VIEW); }
+cmd ::= CREATE TABLE ddl_ifne ddl_tbl LP ddl_elems RP ddl_tblopts AS select. { plan_ddl_ctas(pp); plan_ddl_begin(pp, PD_CREATE_TABLE); }
+cmd ::= CREATE TABLE ddl_ifne ddl_tbl ddl_tblopts AS select. { plan_ddl_ctas(pp); plan_ddl_begin(pp, PD_CREATE_TABLE); }
 cmd ::= DESC ddl_tbl ddl_all_opt. { plan_ddl_begin(pp, PD_DESC); }
 cmd ::= DESCRIBE ddl_tbl ddl_all_opt. { plan_ddl_begin(pp, PD_DESC); }
 cmd ::= SHOW full_opt ddl_colskw ddl_fromkw ddl_tbl ddl_coldb show_filter. { plan_ddl_begin(pp, PD_SHOW_COLUMNS); }
@@ -702,10 +733,24 @@ strings(A) ::= strings(X) STRING(T). { A = plan_ast_string_append(pp, X, &T); }
 expr(A) ::= ident_tok(N). { A = plan_ast_column(pp, NULL, NULL, &N); }
 expr(A) ::= ident_tok(Q) DOT ident_tok(N). { A = plan_ast_column(pp, NULL, &Q, &N); }
 expr(A) ::= ident_tok(D) DOT ident_tok(Q) DOT ident_tok(N). { A = plan_ast_column(pp, &D, &Q, &N); }
-expr(A) ::= LP(L) select RP(R). { A = plan_ast_subquery(pp, &L, &R); }
-expr(A) ::= EXISTS(L) LP select RP(R). { A = plan_ast_subquery(pp, &L, &R); }
-expr(A) ::= expr IN LP(L) select RP(R). [IN] { A = plan_ast_subquery(pp, &L, &R); }
-expr(A) ::= expr NOT IN LP(L) select RP(R). [IN] { A = plan_ast_subquery(pp, &L, &R); }
+/* Subqueries in expressions: the nested SELECT gets its own statement (subq_begin), which
+ * plan_ast_subquery pops into the node (plan_subquery.c). */
+expr(A) ::= LP(L) subq_begin select RP(R). { A = plan_ast_subquery(pp, PLAN_SUBQ_SCALAR, NULL, false, 0, &L, &R); }
+expr(A) ::= EXISTS(L) LP subq_begin select RP(R). { A = plan_ast_subquery(pp, PLAN_SUBQ_EXISTS, NULL, false, 0, &L, &R); }
+expr(A) ::= expr(X) IN LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_IN, X, false, 0, NULL, &R); }
+expr(A) ::= expr(X) NOT IN LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_IN, X, true, 0, NULL, &R); }
+expr(A) ::= expr(X) EQ ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_EQ, NULL, &R); }
+expr(A) ::= expr(X) EQ fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_EQ, &W, &R); }
+expr(A) ::= expr(X) NE ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_NE, NULL, &R); }
+expr(A) ::= expr(X) NE fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_NE, &W, &R); }
+expr(A) ::= expr(X) LT ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_LT, NULL, &R); }
+expr(A) ::= expr(X) LT fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_LT, &W, &R); }
+expr(A) ::= expr(X) LE ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_LE, NULL, &R); }
+expr(A) ::= expr(X) LE fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_LE, &W, &R); }
+expr(A) ::= expr(X) GT ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_GT, NULL, &R); }
+expr(A) ::= expr(X) GT fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_GT, &W, &R); }
+expr(A) ::= expr(X) GE ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_GE, NULL, &R); }
+expr(A) ::= expr(X) GE fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_GE, &W, &R); }
 expr(A) ::= SYSVAR(T). { A = plan_ast_sysvar(pp, &T); }
 expr(A) ::= USERVAR(T). { A = plan_ast_uservar(pp, &T); }
 expr(A) ::= QUESTION(T). { A = plan_ast_param(pp, &T); }

@@ -304,8 +304,14 @@ analyze_param(actx *ac, const plan_ast *x, plan_expr *e)
 static int
 bind_find(const actx *ac, const plan_ast *x)
 {
-    for (size_t i = 0; i < ac->ncols; i++) {
-        const plan_bind_col *c = &ac->cols[i];
+    return plan__bind_find(ac->cols, ac->ncols, x);
+}
+
+int
+plan__bind_find(const plan_bind_col *cols, size_t ncols, const plan_ast *x)
+{
+    for (size_t i = 0; i < ncols; i++) {
+        const plan_bind_col *c = &cols[i];
         if (c->ast || strcasecmp(c->name, x->name) != 0) {
             continue;
         }
@@ -325,9 +331,15 @@ bind_find(const actx *ac, const plan_ast *x)
 static void
 bind_column(const actx *ac, int slot, plan_expr *e)
 {
+    plan__bind_column(ac->cols, slot, e);
+}
+
+void
+plan__bind_column(const plan_bind_col *cols, int slot, plan_expr *e)
+{
     e->slot = slot;
-    e->t = ac->cols[slot].t;
-    e->vk = ac->cols[slot].vk == PV_NULL ? PV_STRING : ac->cols[slot].vk;
+    e->t = cols[slot].t;
+    e->vk = cols[slot].vk == PV_NULL ? PV_STRING : cols[slot].vk;
     e->eval = eval_column;
     e->nargs = 0;
 }
@@ -419,6 +431,9 @@ analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err)
             bind_column(ac, slot, e);
             return DB_OK;
         }
+        if (cx->outer && plan__subq_outer(cx, x, e)) { /* a column of an enclosing query */
+            return DB_OK;
+        }
         if (x->qual) {
             char full[400];
             if (x->db_qual) {
@@ -497,6 +512,13 @@ analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err)
     case PA_PARAM:
         analyze_param(ac, x, e);
         return DB_OK;
+    case PA_SUBQUERY:
+        for (uint32_t i = 0; i < x->nargs; i++) {
+            if (analyze(ac, x->args[i], &e->args[i], err) != DB_OK) {
+                return DB_ERR;
+            }
+        }
+        return plan__subq_analyze(cx, x, ac->cols, ac->ncols, e, err);
     default:
         break;
     }

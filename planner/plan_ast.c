@@ -517,13 +517,39 @@ plan_stmt_table(plan_parse *pp, const plan_token *db, const plan_token *name,
     t->as_of = NULL;
 }
 
-/* A subquery: parsed, not supported yet. A NULL literal stands in for it so the enclosing
- * expression still builds. */
+static plan_stmt *stmt_pop(plan_parse *pp);
+
+/* A subquery in an expression: the nested statement subq_begin pushed becomes the node's. */
 plan_ast *
-plan_ast_subquery(plan_parse *pp, const plan_token *first, const plan_token *last)
+plan_ast_subquery(plan_parse *pp, int kind, plan_ast *left, bool negated, int cmp,
+                  const plan_token *first, const plan_token *last)
 {
-    plan_stmt_unsupported(pp, "subqueries");
-    return plan_ast_new(pp, PA_NULL, first, last);
+    plan_stmt *in = stmt_pop(pp);
+    plan_ast *x = plan_ast_new(pp, PA_SUBQUERY, first ? first : last, last);
+    x->op = kind;
+    x->negated = negated;
+    x->cmp = cmp;
+    x->sub = in;
+    if (left) {
+        x->args = arena_alloc(pp->a, sizeof(plan_ast *));
+        x->args[0] = left;
+        x->nargs = 1;
+        x->off = left->off;
+    }
+    return x;
+}
+
+plan_ast *
+plan_ast_subquery_any(plan_parse *pp, plan_ast *left, int cmp, const plan_token *word,
+                      const plan_token *last)
+{
+    bool ok = (word->n == 3 && strncasecmp(word->z, "ANY", 3) == 0) ||
+              (word->n == 4 && strncasecmp(word->z, "SOME", 4) == 0);
+    if (!ok && !pp->failed) {
+        pp->failed = true;
+        pp->bad = *word;
+    }
+    return plan_ast_subquery(pp, PLAN_SUBQ_ANY, left, false, cmp, NULL, last);
 }
 
 void
@@ -1040,6 +1066,136 @@ stmt_pop(plan_parse *pp)
         plan_stmt_unsupported(pp, in->what);
     }
     return in;
+}
+
+/* ---- set operations (plan_setop.c plans them) ---- */
+
+/* Keyword kind (PLAN_SETOP_*) [ALL] seen, the right operand not yet: the node it joins (the
+ * statement being built, or for INTERSECT the rightmost operand of a UNION / EXCEPT chain, as
+ * INTERSECT binds tighter) moves what it holds into a new left operand and becomes the set
+ * operation; the right operand is pushed as a nested statement. ORDER BY / LIMIT already on the
+ * statement belonged to an unparenthesised operand: 1221 when it runs. */
+void
+plan_stmt_setop_begin(plan_parse *pp, int kind, int all)
+{
+    plan_stmt *top = pp->stmt;
+    uint8_t misuse = top->order ? 1 : top->has_limit ? 2 : 0;
+    plan_stmt *t = top;
+    while (kind == PLAN_SETOP_INTERSECT && t->setop != PLAN_SETOP_NONE &&
+           t->setop != PLAN_SETOP_INTERSECT && t->setop != PLAN_SETOP_PAREN && t->setop_right &&
+           t->setop_right->setop != PLAN_SETOP_PAREN) {
+        t = t->setop_right;
+    }
+    plan_stmt *l = arena_calloc(pp->a, 1, sizeof *l);
+    l->kind = PS_SELECT;
+    l->isolation = PLAN_ISO_NONE;
+    l->parent = t;
+    /* the select fields move; WITH, DML target and statement-level fields stay */
+    l->items = t->items;
+    l->nitems = t->nitems;
+    l->cap_items = t->cap_items;
+    l->tables = t->tables;
+    l->ntables = t->ntables;
+    l->cap_tables = t->cap_tables;
+    l->where = t->where;
+    l->order = t->order;
+    l->order_desc = t->order_desc;
+    l->order_nulls = t->order_nulls;
+    l->cap_order_desc = t->cap_order_desc;
+    l->cap_order_nulls = t->cap_order_nulls;
+    l->group = t->group;
+    l->having = t->having;
+    l->has_limit = t->has_limit;
+    l->limit_count = t->limit_count;
+    l->limit_offset = t->limit_offset;
+    l->distinct = t->distinct;
+    l->setop = t->setop;
+    l->setop_all = t->setop_all;
+    l->setop_misuse = t->setop_misuse;
+    l->setop_left = t->setop_left;
+    l->setop_right = t->setop_right;
+    if (l->setop_left) {
+        l->setop_left->parent = l;
+    }
+    if (l->setop_right) {
+        l->setop_right->parent = l;
+    }
+    t->items = NULL;
+    t->nitems = t->cap_items = 0;
+    t->tables = NULL;
+    t->ntables = t->cap_tables = 0;
+    t->where = NULL;
+    t->order = NULL;
+    t->order_desc = NULL;
+    t->order_nulls = NULL;
+    t->cap_order_desc = t->cap_order_nulls = 0;
+    t->group = NULL;
+    t->having = NULL;
+    t->has_limit = false;
+    t->limit_count = t->limit_offset = 0;
+    t->distinct = false;
+    t->setop = (uint8_t)kind;
+    t->setop_all = all != 0;
+    t->setop_misuse = 0;
+    t->setop_left = l;
+    t->setop_right = NULL;
+    if (!top->setop_misuse) {
+        top->setop_misuse = misuse;
+    }
+    plan_stmt_push(pp);
+    pp->stmt->setop_host = t;
+}
+
+/* The right operand ends. Unparenthesised, its ORDER BY / LIMIT are the whole statement's. */
+void
+plan_stmt_setop_end(plan_parse *pp, bool paren)
+{
+    plan_stmt *r = stmt_pop(pp);
+    plan_stmt *top = pp->stmt;
+    plan_stmt *t = r->setop_host;
+    DB_ASSERT(t != NULL);
+    t->setop_right = r;
+    r->parent = t;
+    r->setop_host = NULL;
+    if (paren) {
+        if (r->setop == PLAN_SETOP_NONE) {
+            return;
+        }
+        /* a parenthesised set operation stays one operand: wrap it */
+        plan_stmt *w = arena_calloc(pp->a, 1, sizeof *w);
+        w->kind = PS_SELECT;
+        w->isolation = PLAN_ISO_NONE;
+        w->parent = t;
+        w->setop = PLAN_SETOP_PAREN;
+        w->setop_left = r;
+        r->parent = w;
+        t->setop_right = w;
+        return;
+    }
+    top->order = r->order;
+    top->order_desc = r->order_desc;
+    top->order_nulls = r->order_nulls;
+    top->cap_order_desc = r->cap_order_desc;
+    top->cap_order_nulls = r->cap_order_nulls;
+    top->has_limit = r->has_limit;
+    top->limit_count = r->limit_count;
+    top->limit_offset = r->limit_offset;
+    r->order = NULL;
+    r->order_desc = NULL;
+    r->order_nulls = NULL;
+    r->cap_order_desc = r->cap_order_nulls = 0;
+    r->has_limit = false;
+    r->limit_count = r->limit_offset = 0;
+}
+
+/* `(SELECT ...)` first in a statement: the statement wraps the parenthesised query. */
+void
+plan_stmt_setop_paren(plan_parse *pp)
+{
+    plan_stmt *in = stmt_pop(pp);
+    plan_stmt *st = pp->stmt;
+    st->setop = PLAN_SETOP_PAREN;
+    st->setop_left = in;
 }
 
 void

@@ -5,6 +5,8 @@
  * messages), logs the change durably and publishes it; its errors go to the client unchanged.
  * The SHOW statements are in plan_show.c. See README.md §DDL. */
 #include "planner/plan_ddl_int.h"
+#include "planner/plan_dml_int.h"
+#include "planner/plan_exec_int.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,6 +28,10 @@ static void give_notes(plan_ectx *cx, const plan_ddl *d);
 static int exec_index(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int check_index_cols(const cat_table *t, const char *const *cols, size_t n, db_error *err);
 static int exec_drop_table(plan_ectx *cx, plan_ddl *d, db_error *err);
+static int exec_create_view(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, db_error *err);
+static int exec_drop_view(plan_ectx *cx, plan_ddl *d, db_error *err);
+static int exec_ctas(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, plan_outcome *out,
+                     db_error *err);
 static int exec_alter_table(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int alter_edit(cat_catalog *c, cat_db *db, cat_table *t, void *arg, db_error *err);
 static int alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd,
@@ -331,6 +337,9 @@ exec_drop_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (is_builtin_db(db)) {
         return db_error_set(err, ER_BAD_TABLE_ERROR, d->name);
     }
+    if (plan__view_sql(cx, db, d->name, NULL)) { /* MySQL: DROP TABLE does not drop views */
+        return db_error_set(err, ER_BAD_TABLE_ERROR, arena_sprintf(cx->a, "%s.%s", db, d->name));
+    }
     /* Hook for streams (stream issue, decision R7): a stream of this name is refused with
      * "'<stream>' is a STREAM, use DROP STREAM instead" before the table lookup. FORCE skips
      * the recycle bin (RECOVER TABLE brings a binned table back). */
@@ -452,6 +461,9 @@ exec_alter_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (is_builtin_db(db)) {
         return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
     }
+    if (plan__view_sql(cx, db, d->name, NULL)) {
+        return db_error_set(err, ER_WRONG_OBJECT, db, d->name, "BASE TABLE");
+    }
     if (d->ncmds == 1 && d->cmds[0].op == CAT_ALTER_REPLACE_TABLE) {
         return exec_replace_table(cx, d, db, err);
     }
@@ -505,6 +517,9 @@ exec_truncate(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (is_builtin_db(db)) {
         return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
     }
+    if (plan__view_sql(cx, db, d->name, NULL)) {
+        return db_error_set(err, ER_WRONG_OBJECT, db, d->name, "BASE TABLE");
+    }
     return cat_meta_alter_table(cx->s->srv->meta, db, d->name, truncate_edit, d, err);
 }
 
@@ -540,6 +555,7 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
     switch (d->kind) {
     case PD_SHOW_CREATE_DB:
     case PD_SHOW_CREATE_TABLE:
+    case PD_SHOW_CREATE_VIEW:
     case PD_DESC:
     case PD_SHOW_COLUMNS:
     case PD_SHOW_PARTITIONS:
@@ -566,7 +582,14 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
     case PD_ALTER_DB:
         return exec_alter_db(cx, d, err);
     case PD_CREATE_TABLE:
+        if (d->ctas) {
+            return exec_ctas(cx, st, d, out, err);
+        }
         return exec_create_table(cx, d, err);
+    case PD_CREATE_VIEW:
+        return exec_create_view(cx, st, d, err);
+    case PD_DROP_VIEW:
+        return exec_drop_view(cx, d, err);
     case PD_DROP_TABLE:
         return exec_drop_table(cx, d, err);
     case PD_ALTER_TABLE:
@@ -583,4 +606,210 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
         DB_ASSERT(!"unreachable");
         return DB_ERR;
     }
+}
+
+/* ---- views and CREATE TABLE ... AS SELECT ---- */
+
+bool
+plan__view_sql(plan_ectx *cx, const char *db, const char *name, const char **sql)
+{
+    cat_meta *m = cx->s->srv->meta;
+    if (m == NULL || db == NULL) {
+        return false;
+    }
+    const cat_catalog *c = cat_meta_read_begin(m);
+    const cat_db *d = cat_db_find(c, db);
+    const cat_table *t = d ? cat_table_find(d, name) : NULL;
+    bool is_view = t != NULL && t->view_sql != NULL;
+    if (is_view && sql) {
+        *sql = arena_strdup(cx->a, t->view_sql);
+    }
+    cat_meta_read_end(m);
+    return is_view;
+}
+
+/* The select of the statement described (nothing runs) with db as the current database, as
+ * a view's body is resolved (in the view's database). */
+static int
+describe_select(plan_ectx *cx, const plan_stmt *st, const char *db, plan_expr ***ex,
+                plan_column **cols, uint32_t *n, db_error *err)
+{
+    plan_session *s = cx->s;
+    char *saved_db = s->db;
+    bool saved_describe = cx->describe;
+    s->db = (char *)db;
+    cx->describe = true;
+    plan_op *root = NULL;
+    int rc = plan__select_build_x(cx, st, &root, ex, cols, n, err);
+    cx->describe = saved_describe;
+    s->db = saved_db;
+    return rc;
+}
+
+static int
+exec_create_view(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, db_error *err)
+{
+    const char *db;
+    if (resolve_db(cx, d, &db, err) != DB_OK ||
+        plan__check_priv(cx, CAT_PRIV_CREATE, db, d->name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (is_builtin_db(db)) {
+        return db_error_set(err, ER_DORIS,
+                            arena_sprintf(cx->a, "Can not create view in database %s", db));
+    }
+    plan_expr **ex;
+    plan_column *cols;
+    uint32_t n;
+    if (describe_select(cx, st, db, &ex, &cols, &n, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (d->nnames && d->nnames != n) {
+        return db_error_set(err, ER_VIEW_WRONG_LIST);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const char *ni = d->nnames ? d->names[i] : cols[i].name;
+        for (uint32_t k = 0; k < i; k++) {
+            if (strcasecmp(d->nnames ? d->names[k] : cols[k].name, ni) == 0) {
+                return db_error_set(err, ER_DUP_FIELDNAME, ni);
+            }
+        }
+    }
+    return cat_meta_create_view(cx->s->srv->meta, db, d->name, d->view_sql, d->or_replace, err);
+}
+
+static int
+exec_drop_view(plan_ectx *cx, plan_ddl *d, db_error *err)
+{
+    const char *db;
+    if (resolve_db(cx, d, &db, err) != DB_OK ||
+        plan__check_priv(cx, CAT_PRIV_DROP, db, d->name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    cat_meta *m = cx->s->srv->meta;
+    const cat_catalog *c = cat_meta_read_begin(m);
+    const cat_db *cdb = cat_db_find(c, db);
+    const cat_table *t = cdb ? cat_table_find(cdb, d->name) : NULL;
+    bool exists = t != NULL, is_view = t != NULL && t->view_sql != NULL;
+    cat_meta_read_end(m);
+    if (!exists) {
+        if (d->if_exists) {
+            return DB_OK;
+        }
+        return db_error_set(err, ER_BAD_TABLE_ERROR, arena_sprintf(cx->a, "%s.%s", db, d->name));
+    }
+    if (!is_view) {
+        return db_error_set(err, ER_WRONG_OBJECT, db, d->name, "VIEW");
+    }
+    return cat_meta_drop_table(m, db, d->name, d->if_exists, err);
+}
+
+/* The catalog type of a result column (CTAS). */
+static cat_type
+ctas_type(const plan_xtype *t)
+{
+    switch (t->type) {
+    case PLAN_TYPE_BOOLEAN:
+        return cat_type_make(CAT_T_BOOLEAN);
+    case PLAN_TYPE_TINYINT:
+        return cat_type_make(t->is_unsigned ? CAT_T_SMALLINT : CAT_T_TINYINT);
+    case PLAN_TYPE_SMALLINT:
+        return cat_type_make(t->is_unsigned ? CAT_T_INT : CAT_T_SMALLINT);
+    case PLAN_TYPE_INT:
+        return cat_type_make(t->is_unsigned ? CAT_T_BIGINT : CAT_T_INT);
+    case PLAN_TYPE_BIGINT:
+        return cat_type_make(t->is_unsigned ? CAT_T_LARGEINT : CAT_T_BIGINT);
+    case PLAN_TYPE_LARGEINT:
+        return cat_type_make(CAT_T_LARGEINT);
+    case PLAN_TYPE_FLOAT:
+        return cat_type_make(CAT_T_FLOAT);
+    case PLAN_TYPE_DOUBLE:
+        return cat_type_make(CAT_T_DOUBLE);
+    case PLAN_TYPE_DECIMAL: {
+        cat_type c = cat_type_make(CAT_T_DECIMAL);
+        c.precision = t->precision ? t->precision : 1;
+        c.scale = t->scale > c.precision ? c.precision : t->scale;
+        return c;
+    }
+    case PLAN_TYPE_DATE:
+        return cat_type_make(CAT_T_DATE);
+    case PLAN_TYPE_DATETIME: {
+        cat_type c = cat_type_make(CAT_T_DATETIME);
+        c.scale = t->scale <= 6 ? t->scale : 0;
+        return c;
+    }
+    case PLAN_TYPE_CHAR:
+    case PLAN_TYPE_VARCHAR:
+        if (t->length >= 1 && t->length <= 65533) {
+            return cat_type_varchar((int32_t)t->length);
+        }
+        return cat_type_make(CAT_T_STRING);
+    default: /* NULL, TIME, STRING */
+        return cat_type_make(CAT_T_STRING);
+    }
+}
+
+/* CREATE TABLE t [(defs)] ... AS SELECT: the table from the select's columns (unless defined),
+ * then INSERT INTO t SELECT ...; a failed insert drops the table again. */
+static int
+exec_ctas(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, plan_outcome *out, db_error *err)
+{
+    const char *db;
+    if (resolve_db(cx, d, &db, err) != DB_OK) {
+        return DB_ERR;
+    }
+    plan_expr **ex;
+    plan_column *cols;
+    uint32_t n;
+    if (describe_select(cx, st, cx->s->db, &ex, &cols, &n, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (d->ncols == 0) {
+        d->cols = arena_calloc(cx->a, n ? n : 1, sizeof *d->cols);
+        d->cap_cols = n;
+        for (uint32_t i = 0; i < n; i++) {
+            for (uint32_t k = 0; k < i; k++) {
+                if (strcasecmp(cols[k].name, cols[i].name) == 0) {
+                    return db_error_set(err, ER_DUP_FIELDNAME, cols[i].name);
+                }
+            }
+            cat_column_def *c = &d->cols[d->ncols++];
+            c->name = cols[i].name;
+            c->type = ctas_type(&ex[i]->t);
+            c->null_given = true;
+            c->nullable = true;
+            c->auto_inc_start = 1;
+            c->agg = CAT_AGG_UNSET;
+        }
+    } else if (d->ncols != n) {
+        return db_error_set(err, ER_WRONG_VALUE_COUNT_ON_ROW, 1ULL);
+    }
+    cat_meta *m = cx->s->srv->meta;
+    const cat_catalog *c = cat_meta_read_begin(m);
+    const cat_db *cdb = cat_db_find(c, db);
+    bool exists = cdb != NULL && cat_table_find(cdb, d->name) != NULL;
+    cat_meta_read_end(m);
+    if (exists && d->if_not_exists) {
+        return DB_OK;
+    }
+    if (exec_create_table(cx, d, err) != DB_OK) {
+        return DB_ERR;
+    }
+    plan_stmt ins = *st;
+    ins.kind = PS_INSERT;
+    ins.ddl = NULL;
+    ins.dml_select = true;
+    memset(&ins.dml_table, 0, sizeof ins.dml_table);
+    ins.dml_table.db = db;
+    ins.dml_table.name = d->name;
+    ins.dml_has_cols = false;
+    ins.ndml_cols = 0;
+    ins.explain = 0;
+    if (plan__exec_dml(cx, &ins, out, err) != DB_OK) {
+        db_error e2;
+        db_error_clear(&e2);
+        (void)cat_meta_drop_table(m, db, d->name, true, &e2);
+        return DB_ERR;
+    }
+    return DB_OK;
 }

@@ -122,6 +122,9 @@ plan_ddl_flag(plan_parse *pp, int flag)
     case PLAN_DDL_FORCE:
         d->force = true;
         break;
+    case PLAN_DDL_OR_REPLACE:
+        d->or_replace = true;
+        break;
     case PLAN_DDL_ALL:
         d->all = true;
         break;
@@ -670,4 +673,38 @@ plan_ddl_alter(plan_parse *pp, cat_alter_op op, const plan_token *n1, const plan
     if (op == CAT_ALTER_DROP_INDEX) {
         note_ignored(pp, arena_sprintf(pp->a, "DROP INDEX %s", c->name));
     }
+}
+
+/* The stored definition of a view: `CREATE VIEW `name` [(`c`, ...)] AS ` + the select as
+ * written (up to the end of the statement, without trailing blanks and ';'). */
+void
+plan_ddl_view(plan_parse *pp, const plan_token *as)
+{
+    plan_ddl *d = ddl_of(pp);
+    size_t off = as->off + as->n;
+    size_t end = pp->len;
+    while (end > off &&
+           (pp->sql[end - 1] == ';' || pp->sql[end - 1] == ' ' || pp->sql[end - 1] == '\t' ||
+            pp->sql[end - 1] == '\n' || pp->sql[end - 1] == '\r')) {
+        end--;
+    }
+    while (off < end && (pp->sql[off] == ' ' || pp->sql[off] == '\t' || pp->sql[off] == '\n' ||
+                         pp->sql[off] == '\r')) {
+        off++;
+    }
+    buf b;
+    buf_init(&b);
+    buf_printf(&b, "CREATE VIEW `%s`", d->name);
+    for (size_t i = 0; i < d->nnames; i++) {
+        buf_printf(&b, "%s`%s`", i ? ", " : " (", d->names[i]);
+    }
+    buf_printf(&b, "%s AS %.*s", d->nnames ? ")" : "", (int)(end - off), pp->sql + off);
+    d->view_sql = arena_strndup(pp->a, (const char *)b.data, b.len);
+    buf_destroy(&b);
+}
+
+void
+plan_ddl_ctas(plan_parse *pp)
+{
+    ddl_of(pp)->ctas = true;
 }

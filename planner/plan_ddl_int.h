@@ -34,6 +34,9 @@ typedef enum plan_ddl_kind {
     PD_RECOVER_DB,        /* RECOVER DATABASE d */
     PD_CREATE_INDEX,      /* CREATE [UNIQUE] INDEX i ON t (cols): accepted, not built */
     PD_DROP_INDEX,        /* DROP INDEX i ON t: accepted, nothing to drop */
+    PD_CREATE_VIEW,       /* CREATE [OR REPLACE] VIEW v [(names)] AS select: view_sql */
+    PD_DROP_VIEW,         /* DROP VIEW [IF EXISTS] v */
+    PD_SHOW_CREATE_VIEW,  /* SHOW CREATE VIEW v */
 } plan_ddl_kind;
 
 /* A warning a statement gives when it runs (ignored MySQL options, unbuilt indexes). */
@@ -101,6 +104,9 @@ typedef struct plan_ddl {
     bool pos_first;        /* pending FIRST */
     plan_alter_cmd *cmds;  /* ALTER TABLE clauses in order */
     size_t ncmds, cap_cmds;
+    bool or_replace;      /* CREATE OR REPLACE VIEW */
+    const char *view_sql; /* CREATE VIEW: the stored definition (`CREATE VIEW `v` ... AS ...`) */
+    bool ctas;            /* CREATE TABLE ... AS SELECT: the statement's select fields */
 } plan_ddl;
 
 /* ---- builders called from grammar actions (plan_ddl_ast.c) ---- */
@@ -116,8 +122,14 @@ enum {
     PLAN_DDL_IF_NOT_EXISTS,
     PLAN_DDL_FORCE,
     PLAN_DDL_ALL,
-    PLAN_DDL_FULL
+    PLAN_DDL_FULL,
+    PLAN_DDL_OR_REPLACE
 };
+/* CREATE VIEW ... AS(as) select: the definition text from the statement (the select runs to the
+ * end of the statement). */
+void plan_ddl_view(plan_parse *pp, const plan_token *as);
+/* CREATE TABLE ... AS select. */
+void plan_ddl_ctas(plan_parse *pp);
 void plan_ddl_flag(plan_parse *pp, int flag);
 /* "key" = "value" of PROPERTIES / SET. */
 void plan_ddl_prop(plan_parse *pp, const plan_token *key, const plan_token *value);

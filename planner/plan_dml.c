@@ -476,6 +476,10 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
         return d ? db_error_set(err, ER_NO_SUCH_TABLE, db, name)
                  : db_error_set(err, ER_BAD_DB_ERROR, db);
     }
+    if (t->view_sql) { /* views are expanded by plan_select.c; nothing else takes one */
+        cat_meta_read_end(m);
+        return db_error_set(err, ER_NON_INSERTABLE_TABLE, name, "INSERT");
+    }
     arena *a = cx->a;
     int rc = stor_schema_from_table(t, a, &out->sc, err);
     out->db = arena_strdup(a, d->name);
@@ -712,26 +716,26 @@ gather(dml_buf *b, const uint32_t *idx, uint32_t n, stor_vec *vecs)
             }
         }
         v->nulls = nulls;
+        if (v->kind == STOR_VEC_I64) {
+            v->i64 = arena_alloc(a, (size_t)n * sizeof(int64_t) + 8);
+        } else if (v->kind == STOR_VEC_F64) {
+            v->f64 = arena_alloc(a, (size_t)n * sizeof(double) + 8);
+        } else if (v->kind == STOR_VEC_I128) {
+            v->i128 = arena_alloc(a, (size_t)n * sizeof(stor_i128) + 16);
+        }
         switch (v->kind) {
         case STOR_VEC_I64:
-            v->i64 = arena_alloc(a, (size_t)n * sizeof(int64_t) + 8);
-            for (uint32_t k = 0; k < n; k++) {
-                const plan_scell *cell = &b->cells[(size_t)idx[k] * t->ncols + c];
-                v->i64[k] = cell->null ? 0 : cell->i;
-            }
-            break;
         case STOR_VEC_F64:
-            v->f64 = arena_alloc(a, (size_t)n * sizeof(double) + 8);
-            for (uint32_t k = 0; k < n; k++) {
-                const plan_scell *cell = &b->cells[(size_t)idx[k] * t->ncols + c];
-                v->f64[k] = cell->null ? 0 : cell->d;
-            }
-            break;
         case STOR_VEC_I128:
-            v->i128 = arena_alloc(a, (size_t)n * sizeof(stor_i128) + 16);
-            for (uint32_t k = 0; k < n; k++) {
+            for (uint32_t k = 0; k < n; k++) { /* a NULL's slot holds 0 */
                 const plan_scell *cell = &b->cells[(size_t)idx[k] * t->ncols + c];
-                v->i128[k] = cell->null ? 0 : cell->x;
+                if (v->kind == STOR_VEC_I64) {
+                    v->i64[k] = cell->null ? 0 : cell->i;
+                } else if (v->kind == STOR_VEC_F64) {
+                    v->f64[k] = cell->null ? 0 : cell->d;
+                } else {
+                    v->i128[k] = cell->null ? 0 : cell->x;
+                }
             }
             break;
         default: {
@@ -1240,7 +1244,7 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
     plan_op *src = NULL;
     uint32_t src_cols = 0;
     if (st->dml_select) {
-        if (st->ntables == 0) {
+        if (st->ntables == 0 && st->setop == PLAN_SETOP_NONE) {
             src_cols = st->nitems;
         } else {
             plan_column *cols;

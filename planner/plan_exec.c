@@ -226,7 +226,7 @@ exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outc
     if (st->explain) {
         return plan__explain(cx, st, sink, out, err); /* plan_explain.c */
     }
-    if (st->ntables > 0) {
+    if (st->ntables > 0 || st->setop != PLAN_SETOP_NONE) {
         return plan__select_from(cx, st, sink, out, err);
     }
     size_t n = st->nitems;

@@ -348,6 +348,15 @@ int plan__rs_send(plan_ectx *cx, plan_rowset *rs, const plan_stmt *st, size_t li
                   const plan_sink *sink, db_error *err);
 
 /* plan_select.c: SELECT ... FROM table (the statement has tables). */
+/* plan__select_build with the typed visible select items too (plan_setop.c needs their
+ * types); set operations and plain SELECTs alike. */
+int plan__select_build_x(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_expr ***exprsp,
+                         plan_column **colsp, uint32_t *ncolsp, db_error *err);
+/* plan_setop.c: a statement with st->setop set: operands planned, result columns (*exprsp:
+ * column references of the unified types, *colsp: metadata), ORDER BY / LIMIT applied; *rootp
+ * NULL when describing. ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT, ER_WRONG_USAGE. */
+int plan__setop_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_expr ***exprsp,
+                      plan_column **colsp, uint32_t *np, db_error *err);
 int plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
                       db_error *err);
 

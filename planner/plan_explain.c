@@ -249,7 +249,7 @@ plan__explain(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_ou
     plan__type_string(&t, 65533, false);
     plan__col_init(&col, "Explain String", &t);
     plan_op *root = NULL;
-    if (st->ntables > 0) {
+    if (st->ntables > 0 || st->setop != PLAN_SETOP_NONE) {
         plan_column *cols;
         uint32_t ncols;
         if (plan__select_build(cx, st, &root, &cols, &ncols, err) != DB_OK) {

@@ -80,7 +80,13 @@ typedef enum plan_ast_kind {
     PA_COLLATE,       /* args[0] COLLATE name */
     PA_STAR,          /* a bare star argument, as in COUNT(*) */
     PA_PARAM,         /* '?' placeholder: op = its 0-based number in source order */
+    PA_SUBQUERY,      /* (SELECT ...) in an expression: op = PLAN_SUBQ_*, sub = its statement;
+                         IN / ANY / ALL: args[0] the left operand, cmp the operator token,
+                         negated for NOT IN (plan_subquery.c) */
 } plan_ast_kind;
+
+/* Kinds of subquery expressions (plan_ast.op of PA_SUBQUERY). */
+enum { PLAN_SUBQ_SCALAR, PLAN_SUBQ_EXISTS, PLAN_SUBQ_IN, PLAN_SUBQ_ANY, PLAN_SUBQ_ALL };
 
 typedef enum plan_cast_kind {
     PLAN_CAST_SIGNED,
@@ -132,6 +138,8 @@ struct plan_ast {
     struct plan_ast_list *agg_order; /* GROUP_CONCAT ORDER BY items (desc_mask), or NULL */
     const char *sep;                 /* decoded separator */
     size_t sep_len;
+    struct plan_stmt *sub; /* PA_SUBQUERY: the nested SELECT */
+    int cmp;               /* PA_SUBQUERY ANY / ALL: comparison token (TK_EQ, TK_LT, ...) */
 };
 
 typedef struct plan_ast_list {
@@ -310,7 +318,24 @@ typedef struct plan_stmt {
     uint32_t hint_len;
     uint32_t hint_off; /* offset of the hint text in the statement (error line numbers) */
     uint8_t explain;   /* PS_SELECT under EXPLAIN: PLAN_EXPLAIN_* (0 = run it) */
+    /* Set operations (plan_setop.c): a statement with setop != PLAN_SETOP_NONE has no select
+     * list of its own; it combines setop_left and setop_right (PLAN_SETOP_PAREN: setop_left
+     * alone, a parenthesised query) and its ORDER BY / LIMIT fields apply to the result. */
+    uint8_t setop;                 /* PLAN_SETOP_* */
+    bool setop_all;                /* UNION / EXCEPT / INTERSECT ALL */
+    uint8_t setop_misuse;          /* 1221: ORDER BY (1) / LIMIT (2) before a set operation */
+    struct plan_stmt *setop_left;  /* first operand */
+    struct plan_stmt *setop_right; /* second operand */
+    struct plan_stmt *setop_host;  /* while parsing a right operand: the node it joins */
 } plan_stmt;
+
+enum {
+    PLAN_SETOP_NONE = 0,
+    PLAN_SETOP_UNION,
+    PLAN_SETOP_EXCEPT,
+    PLAN_SETOP_INTERSECT,
+    PLAN_SETOP_PAREN,
+};
 
 /* EXPLAIN forms (plan_explain.c). */
 enum { PLAN_EXPLAIN_NONE = 0, PLAN_EXPLAIN_PLAIN, PLAN_EXPLAIN_VERBOSE, PLAN_EXPLAIN_ANALYZE };
@@ -411,7 +436,13 @@ plan_ast *plan_ast_agg(plan_parse *pp, const plan_token *name, bool distinct, pl
 plan_ast_list *plan_ast_order_add(plan_parse *pp, plan_ast_list *l, plan_ast *x, bool desc);
 /* Checks word is SEPARATOR; returns the STRING token str. */
 plan_token plan_ast_gcsep(plan_parse *pp, const plan_token *word, const plan_token *str);
-plan_ast *plan_ast_subquery(plan_parse *pp, const plan_token *first, const plan_token *last);
+/* A subquery expression of kind (PLAN_SUBQ_*): pops the nested statement subq_begin pushed.
+ * left: IN / ANY / ALL operand (the span starts there), else first is the first token. */
+plan_ast *plan_ast_subquery(plan_parse *pp, int kind, plan_ast *left, bool negated, int cmp,
+                            const plan_token *first, const plan_token *last);
+/* left cmp ANY|SOME (SELECT ...); any other word is a syntax error at it. */
+plan_ast *plan_ast_subquery_any(plan_parse *pp, plan_ast *left, int cmp, const plan_token *word,
+                                const plan_token *last);
 void plan_stmt_limit(plan_parse *pp, const plan_token *count, const plan_token *offset);
 void plan_stmt_set_var(plan_parse *pp, plan_scope scope, bool has_scope, const plan_token *name,
                        plan_ast *value);
@@ -434,6 +465,9 @@ void plan_stmt_join_on(plan_parse *pp, plan_ast *on);
 void plan_stmt_join_using(plan_parse *pp, const plan_token *name);
 /* A nested SELECT starts: pp->stmt becomes a fresh statement whose parent is the old one. */
 void plan_stmt_push(plan_parse *pp);
+void plan_stmt_setop_begin(plan_parse *pp, int kind, int all);
+void plan_stmt_setop_end(plan_parse *pp, bool paren);
+void plan_stmt_setop_paren(plan_parse *pp);
 /* It ends as a derived table named alias / as CTE name of the enclosing statement. */
 void plan_stmt_derived(plan_parse *pp, const plan_token *alias);
 void plan_stmt_cte(plan_parse *pp, const plan_token *name);
@@ -605,9 +639,12 @@ typedef struct plan_ectx {
     int64_t now_utc_us;       /* statement start, UTC */
     const plan_value *params; /* values of the '?' placeholders; NULL while describing */
     size_t nparams;
-    bool describe; /* plan_prepare: analyse and report columns only, evaluate nothing */
+    bool describe;      /* plan_prepare: analyse and report columns only, evaluate nothing */
+    uint8_t view_depth; /* views being expanded (plan_select.c), bounded against recursion */
     /* INSERT: the first AUTO_INCREMENT value the statement generated (0 = none yet). */
     int64_t autoinc_first;
+    /* While a subquery is analysed: the enclosing queries' columns (plan_subquery.c). */
+    const struct plan_subq_scope *outer;
 } plan_ectx;
 
 typedef int (*plan_eval_fn)(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
@@ -640,6 +677,7 @@ struct plan_expr {
     plan_cast cast;
     const plan_func_def *fn;
     const plan_ast *src; /* for messages */
+    void *aux;           /* PA_SUBQUERY and outer references: their plan_subq */
 };
 
 /* A column the analyser may bind references to (SHOW ... WHERE, table columns, aggregate
@@ -656,10 +694,42 @@ typedef struct plan_bind_col {
                             identity, and never a name */
 } plan_bind_col;
 
+/* plan_ddl.c: true when db.name is a view; *sql (when sql is not NULL) gets its stored
+ * definition `CREATE VIEW `v` [(cols)] AS select` copied into cx->a. */
+bool plan__view_sql(plan_ectx *cx, const char *db, const char *name, const char **sql);
+
 /* Analyse an AST into a typed expression in cx->a. cols/ncols: bindable columns (may be 0);
  * clause: "field list" / "where clause" for ER_BAD_FIELD_ERROR. */
 int plan__analyze(plan_ectx *cx, const plan_ast *ast, const plan_bind_col *cols, size_t ncols,
                   const char *clause, plan_expr **out, db_error *err);
+/* plan_analyze.c: the column of cols[0..ncols) that the PA_COLUMN x names, or -1; bind e to
+ * column slot of cols. */
+int plan__bind_find(const plan_bind_col *cols, size_t ncols, const plan_ast *x);
+void plan__bind_column(const plan_bind_col *cols, int slot, plan_expr *e);
+
+/* Subqueries in expressions (plan_subquery.c). While the inner SELECT is analysed, cx->outer
+ * lists the enclosing queries, innermost first: their bindable columns and the subquery whose
+ * evaluation captures values from that query's row. */
+typedef struct plan_subq_scope {
+    const plan_bind_col *cols;
+    size_t ncols;
+    struct plan_subq *sq;
+    const struct plan_subq_scope *up;
+} plan_subq_scope;
+/* Analyse PA_SUBQUERY x into e (its args already analysed over cols, the columns of the
+ * enclosing query): builds the inner operator tree with cx->outer extended by cols. 1241 for
+ * more than one column (scalar, IN, ANY, ALL). */
+int plan__subq_analyze(plan_ectx *cx, const plan_ast *x, const plan_bind_col *cols, size_t ncols,
+                       plan_expr *e, db_error *err);
+/* Bind PA_COLUMN x, not found in the current query, to a column of an enclosing query (inner
+ * scopes first). false when no enclosing query has it. */
+bool plan__subq_outer(plan_ectx *cx, const plan_ast *x, plan_expr *e);
+struct plan_op;
+/* plan_select.c: plan the SELECT of a subquery: its operator tree (NULL when describing), and
+ * its visible select expressions (types) exprs[0..*n). */
+int plan__subq_build(plan_ectx *cx, const plan_stmt *st, struct plan_op **root, plan_expr ***exprs,
+                     uint32_t *n, db_error *err);
+
 /* The value of a plain literal (numbers, strings, NULL, TRUE/FALSE, -number) without analysis;
  * false for any other expression. */
 bool plan__literal_value(const plan_ast *x, plan_value *out);

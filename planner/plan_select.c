@@ -205,6 +205,53 @@ resolve_derived(plan_ectx *cx, const plan_stmt *sub, const char *alias, from_tab
     return DB_OK;
 }
 
+/* A view: its stored definition (`CREATE VIEW v [(names)] AS select`, plan_ddl.c) parsed and
+ * planned as a derived table named like the view, resolved in the view's database; SELECT_PRIV
+ * on the view is what it takes. */
+static int
+resolve_view(plan_ectx *cx, const plan_table_ref *ref, const char *db, const char *sql,
+             from_table *ft, plan_op **op, db_error *err)
+{
+    plan_stmt *vst;
+    if (plan__check_priv(cx, CAT_PRIV_SELECT, db, ref->name, err) != DB_OK ||
+        plan__parse(cx->a, sql, strlen(sql), false, false, false, &vst, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (cx->view_depth >= 32) {
+        return db_error_set(err, ER_VIEW_RECURSIVE, db, ref->name);
+    }
+    vst->parent = arena_calloc(cx->a, 1, sizeof *vst->parent); /* nested: no CTEs, no limit */
+    vst->parent->kind = PS_SELECT;
+    const char *alias = ref->alias ? ref->alias : ref->name;
+    char *saved = cx->s->db;
+    cx->s->db = (char *)db;
+    cx->view_depth++;
+    int rc = resolve_derived(cx, vst, alias, ft, op, err);
+    cx->view_depth--;
+    cx->s->db = saved;
+    if (rc != DB_OK) {
+        return DB_ERR;
+    }
+    const plan_ddl *d = vst->ddl;
+    if (d && d->nnames && d->nnames != ft->ncols) {
+        return db_error_set(err, ER_VIEW_WRONG_LIST);
+    }
+    for (uint32_t i = 0; i < ft->ncols; i++) {
+        if (d && d->nnames) {
+            ft->colnames[i] = ft->binds[i].name = ft->meta[i].name = d->names[i];
+            ft->meta[i].org_name = d->names[i];
+        }
+        ft->binds[i].db = ref->alias ? NULL : db;
+        ft->meta[i].org_table = ref->name;
+        ft->meta[i].schema = db;
+    }
+    ft->ntabs = 1;
+    ft->tabs = arena_calloc(cx->a, 1, sizeof *ft->tabs);
+    ft->tabs[0].qual = alias;
+    ft->tabs[0].db = ref->alias ? NULL : db;
+    return DB_OK;
+}
+
 /* One FROM item: information_schema table, CTE, derived table or catalog table, with its
  * operator (NULL when only describing). */
 static int
@@ -226,6 +273,10 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
     const char *db = ref->db ? ref->db : cx->s->db;
     if (!db) {
         return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    const char *vsql;
+    if (strcasecmp(db, "information_schema") != 0 && plan__view_sql(cx, db, ref->name, &vsql)) {
+        return resolve_view(cx, ref, db, vsql, ft, op, err);
     }
     memset(ft, 0, sizeof *ft);
     const char *org_table, *schema;
@@ -582,6 +633,9 @@ ast_equal(const grp *g, const plan_ast *a, const plan_ast *b)
     }
     if (a->kind == PA_PARAM || a->kind == PA_USERVAR || a->kind == PA_ASSIGN) {
         return a->kind == PA_USERVAR && str_eq_ci(a->name, b->name);
+    }
+    if (a->kind == PA_SUBQUERY && a->sub != b->sub) { /* only the same subquery */
+        return false;
     }
     for (uint32_t i = 0; i < a->nargs; i++) {
         if (!ast_equal(g, a->args[i], b->args[i])) {
@@ -1004,6 +1058,13 @@ plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op *
     plan_bind_col *binds = arena_calloc(cx->a, g.nkeys + g.naggs + 1, sizeof *binds);
     for (uint32_t k = 0; k < g.nkeys; k++) {
         binds[k].name = "";
+        int kc = g.gk[k]->kind == PA_COLUMN ? input_col(ft, g.gk[k]) : -1;
+        if (kc >= 0) { /* a grouped column: correlated subqueries may name it (plan_subquery.c) */
+            binds[k].name = ft->binds[kc].name;
+            binds[k].table = ft->binds[kc].table;
+            binds[k].db = ft->binds[kc].db;
+            binds[k].table_ci = ft->binds[kc].table_ci;
+        }
         binds[k].ast = g.knode[k];
         binds[k].t = kx[k]->t;
         binds[k].vk = kx[k]->vk;
@@ -1750,8 +1811,8 @@ conj_tables(const from_table *fts, uint32_t n, const plan_ast *x, int *which, in
         *maxt = hit > *maxt ? hit : *maxt;
         return true;
     }
-    if (x->kind == PA_ASSIGN || is_agg_call(x)) {
-        return false;
+    if (x->kind == PA_ASSIGN || x->kind == PA_SUBQUERY || is_agg_call(x)) {
+        return false; /* a subquery may read any table (correlated): stays above the join */
     }
     for (uint32_t i = 0; i < x->nargs; i++) {
         if (!conj_tables(fts, n, x->args[i], which, maxt)) {
@@ -1869,6 +1930,14 @@ static int
 select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp, db_error *err)
 {
     plan_session *s = cx->s;
+    if (st->setop != PLAN_SETOP_NONE) { /* plan_setop.c */
+        memset(slp, 0, sizeof *slp);
+        if (plan__setop_build(cx, st, rootp, &slp->exprs, &slp->cols, &slp->n, err) != DB_OK) {
+            return DB_ERR;
+        }
+        slp->nvis = slp->cap = slp->n;
+        return DB_OK;
+    }
     from_table ft;
     plan_op *root = NULL;
     const plan_ast *where_ast = st->where;
@@ -2020,6 +2089,35 @@ plan__select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_col
     if (select_build(cx, st, rootp, &sl, err) != DB_OK) {
         return DB_ERR;
     }
+    *colsp = sl.cols;
+    *ncolsp = sl.nvis;
+    return DB_OK;
+}
+
+int
+plan__subq_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_expr ***exprsp,
+                 uint32_t *np, db_error *err)
+{
+    sel_list sl;
+    memset(&sl, 0, sizeof sl);
+    if (select_build(cx, st, rootp, &sl, err) != DB_OK) {
+        return DB_ERR;
+    }
+    *exprsp = sl.exprs;
+    *np = sl.nvis;
+    return DB_OK;
+}
+
+int
+plan__select_build_x(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_expr ***exprsp,
+                     plan_column **colsp, uint32_t *ncolsp, db_error *err)
+{
+    sel_list sl;
+    memset(&sl, 0, sizeof sl);
+    if (select_build(cx, st, rootp, &sl, err) != DB_OK) {
+        return DB_ERR;
+    }
+    *exprsp = sl.exprs;
     *colsp = sl.cols;
     *ncolsp = sl.nvis;
     return DB_OK;

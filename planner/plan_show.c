@@ -142,7 +142,8 @@ plan__show_catalog(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db
         const cat_catalog *c = cat_meta_read_begin(srv->meta);
         const cat_db *d = cat_db_find(c, canon);
         for (size_t i = 0; d && i < d->ntables; i++) {
-            const char *row[2] = {arena_strdup(cx->a, d->tables[i]->name), "BASE TABLE"};
+            const char *row[2] = {arena_strdup(cx->a, d->tables[i]->name),
+                                  d->tables[i]->view_sql ? "VIEW" : "BASE TABLE"};
             plan__rs_add(cx->a, &rs, row);
         }
         cat_meta_read_end(srv->meta);
@@ -404,8 +405,13 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
     static const char *const cols_full_names[] = {"Field",   "Type",  "Collation",  "Null",   "Key",
                                                   "Default", "Extra", "Privileges", "Comment"};
     static const char *const create_names[] = {"Table", "Create Table"};
+    static const char *const view_names[] = {"View", "Create View", "character_set_client",
+                                             "collation_connection"};
     plan_rowset rs;
     switch (d->kind) {
+    case PD_SHOW_CREATE_VIEW:
+        plan__rs_init(cx->a, &rs, view_names, 4);
+        break;
     case PD_SHOW_CREATE_DB:
         return show_create_db(cx, st, sink, err);
     case PD_SHOW_TABLE_STATUS:
@@ -431,13 +437,23 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
         plan__rs_init(cx->a, &rs, cat_show_partitions_columns, CAT_SHOW_PARTITIONS_NCOLS);
         break;
     }
-    const char *dbname;
+    const char *dbname = NULL;
     const cat_catalog *c;
     const cat_table *t;
     if (table_of(cx, d, &dbname, &c, &t, err) != DB_OK) {
         return DB_ERR;
     }
-    if (d->kind == PD_SHOW_CREATE_TABLE) {
+    if (t->view_sql && (d->kind == PD_SHOW_CREATE_TABLE || d->kind == PD_SHOW_CREATE_VIEW)) {
+        if (d->kind == PD_SHOW_CREATE_TABLE) { /* MySQL answers with the view's columns */
+            plan__rs_init(cx->a, &rs, view_names, 4);
+        }
+        const char *row[4] = {arena_strdup(cx->a, t->name), arena_strdup(cx->a, t->view_sql),
+                              "utf8mb4", "utf8mb4_general_ci"};
+        plan__rs_add(cx->a, &rs, row);
+    } else if (d->kind == PD_SHOW_CREATE_VIEW) {
+        cat_meta_read_end(cx->s->srv->meta);
+        return db_error_set(err, ER_WRONG_OBJECT, dbname, d->name, "VIEW");
+    } else if (d->kind == PD_SHOW_CREATE_TABLE) {
         buf b;
         buf_init(&b);
         cat_show_create_table(t, &b);
@@ -449,7 +465,7 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
         table_rows(cx, st, t, &rs);
     }
     cat_meta_read_end(cx->s->srv->meta);
-    if (d->kind == PD_SHOW_CREATE_TABLE || d->kind == PD_DESC) {
+    if (d->kind == PD_SHOW_CREATE_TABLE || d->kind == PD_SHOW_CREATE_VIEW || d->kind == PD_DESC) {
         plan_stmt plain = *st;
         plain.like = NULL;
         plain.where = NULL;
@@ -674,7 +690,7 @@ mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n,
         for (size_t i = 0; i < d->ntables; i++) {
             const cat_table *ct = d->tables[i];
             t[i].name = arena_strdup(a, ct->name);
-            t[i].type = "BASE TABLE";
+            t[i].type = ct->view_sql ? "VIEW" : "BASE TABLE";
             t[i].engine = "Doris";
             t[i].comment = arena_strdup(a, ct->comment ? ct->comment : "");
             t[i].collation = "utf-8";

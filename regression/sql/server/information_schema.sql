@@ -64,6 +64,6 @@ SELECT * FROM information_schema.tables a JOIN information_schema.views b ON 1;
 SELECT * FROM information_schema.tables, information_schema.views;
 SELECT table_schema FROM information_schema.tables WHERE table_schema = 'information_schema' GROUP BY table_schema;
 SELECT table_name FROM information_schema.tables WHERE table_schema = 'information_schema' HAVING table_name LIKE 'C%' ORDER BY 1;
-SELECT (SELECT 1) FROM information_schema.tables;
+SELECT (SELECT 1) FROM information_schema.tables WHERE table_schema = 'information_schema' AND table_name = 'TABLES';
 SELECT DISTINCT table_schema FROM information_schema.tables WHERE table_schema = 'information_schema';
 SELECT 1 AS still_alive;
