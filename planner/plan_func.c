@@ -15,55 +15,12 @@
 
 #define US_PER_SEC 1000000LL
 
-static size_t u8len(unsigned char c);
-static size_t u8_chars(const char *s, size_t len);
-static size_t u8_offset(const char *s, size_t len, size_t nchars);
 static bool arg_str(plan_ectx *cx, const plan_expr *e, uint32_t i, const char **s, size_t *len,
                     bool *is_null, db_error *err, int *rc);
 static int arg_int(plan_ectx *cx, const plan_expr *e, uint32_t i, int64_t *v, bool *is_null,
                    db_error *err);
 static bool too_big(plan_ectx *cx, const char *fn, size_t bytes);
-static bool nullable_args(const plan_expr *e);
 static int const_fsp(plan_ectx *cx, plan_expr *e, const char *fn, int *fsp, db_error *err);
-
-static size_t
-u8len(unsigned char c)
-{
-    return c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : (c >= 0xC0 ? 2 : 1));
-}
-
-static size_t
-u8_chars(const char *s, size_t len)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < len; i += u8len((unsigned char)s[i])) {
-        n++;
-    }
-    return n;
-}
-
-/* Byte offset of character nchars (clamped to len). */
-static size_t
-u8_offset(const char *s, size_t len, size_t nchars)
-{
-    size_t i = 0;
-    while (i < len && nchars > 0) {
-        i += u8len((unsigned char)s[i]);
-        nchars--;
-    }
-    return i > len ? len : i;
-}
-
-static bool
-nullable_args(const plan_expr *e)
-{
-    for (uint32_t i = 0; i < e->nargs; i++) {
-        if (e->args[i]->t.nullable || e->args[i]->vk == PV_NULL) {
-            return true;
-        }
-    }
-    return false;
-}
 
 /* Evaluate argument i as a string. Returns false when the caller must return (rc says how). */
 static bool
@@ -225,7 +182,7 @@ ty_info_int(plan_ectx *cx, plan_expr *e, db_error *err)
     (void)cx;
     (void)err;
     bool uns = strcmp(e->name, "row_count") != 0;
-    plan__type_bigint(&e->t, uns ? 20 : 21, e->nargs == 1 && nullable_args(e));
+    plan__type_bigint(&e->t, uns ? 20 : 21, e->nargs == 1 && plan__nullable_args(e));
     e->t.is_unsigned = uns;
     e->vk = PV_INT;
     e->eval = ev_info_int;
@@ -501,7 +458,7 @@ ty_concat(plan_ectx *cx, plan_expr *e, db_error *err)
     e->op = strcmp(e->name, "concat_ws") == 0;
     plan__type_string(&e->t, len,
                       e->op ? e->args[0]->t.nullable || e->args[0]->vk == PV_NULL
-                            : nullable_args(e));
+                            : plan__nullable_args(e));
     e->t.is_binary = bin;
     e->vk = PV_STRING;
     e->eval = ev_concat;
@@ -523,7 +480,7 @@ ev_length(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         return DB_OK;
     }
     bool chars = e->op == 1 && !e->args[0]->t.is_binary;
-    *out = plan__v_int((int64_t)(chars ? u8_chars(s, len) : len));
+    *out = plan__v_int((int64_t)(chars ? plan__u8_chars(s, len) : len));
     return DB_OK;
 }
 
@@ -533,7 +490,7 @@ ty_length(plan_ectx *cx, plan_expr *e, db_error *err)
     (void)cx;
     (void)err;
     e->op = strcmp(e->name, "length") != 0 && strcmp(e->name, "octet_length") != 0;
-    plan__type_bigint(&e->t, 10, nullable_args(e));
+    plan__type_bigint(&e->t, 10, plan__nullable_args(e));
     e->vk = PV_INT;
     e->eval = ev_length;
     return DB_OK;
@@ -569,7 +526,7 @@ ty_case_fold(plan_ectx *cx, plan_expr *e, db_error *err)
     (void)cx;
     (void)err;
     e->op = e->name[0] == 'u';
-    plan__type_string(&e->t, plan__type_strlen(&e->args[0]->t), nullable_args(e));
+    plan__type_string(&e->t, plan__type_strlen(&e->args[0]->t), plan__nullable_args(e));
     e->t.is_binary = e->args[0]->t.is_binary;
     e->vk = PV_STRING;
     e->eval = ev_case_fold;
@@ -597,7 +554,7 @@ ev_substr(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         return DB_OK;
     }
     bool bin = e->args[0]->t.is_binary;
-    int64_t nch = bin ? (int64_t)len : (int64_t)u8_chars(s, len);
+    int64_t nch = bin ? (int64_t)len : (int64_t)plan__u8_chars(s, len);
     int64_t start, count;
     if (e->op == 1) { /* LEFT */
         start = 0;
@@ -617,11 +574,11 @@ ev_substr(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         *out = plan__v_str("", 0);
         return DB_OK;
     }
-    size_t from = bin ? (size_t)start : u8_offset(s, len, (size_t)start);
+    size_t from = bin ? (size_t)start : plan__u8_offset(s, len, (size_t)start);
     size_t to = count >= nch - start
                         ? len
                         : (bin ? (size_t)(start + count)
-                               : from + u8_offset(s + from, len - from, (size_t)count));
+                               : from + plan__u8_offset(s + from, len - from, (size_t)count));
     *out = plan__v_str(s + from, to - from);
     out->is_binary = bin;
     return DB_OK;
@@ -633,7 +590,7 @@ ty_substr(plan_ectx *cx, plan_expr *e, db_error *err)
     (void)cx;
     (void)err;
     e->op = strcmp(e->name, "left") == 0 ? 1 : (strcmp(e->name, "right") == 0 ? 2 : 0);
-    plan__type_string(&e->t, plan__type_strlen(&e->args[0]->t), nullable_args(e));
+    plan__type_string(&e->t, plan__type_strlen(&e->args[0]->t), plan__nullable_args(e));
     e->t.is_binary = e->args[0]->t.is_binary;
     e->vk = PV_STRING;
     e->eval = ev_substr;
@@ -662,14 +619,14 @@ ev_locate(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         return DB_OK;
     }
     bool ci = !e->args[0]->t.is_binary && !e->args[1]->t.is_binary;
-    int64_t nch = (int64_t)u8_chars(s, len);
+    int64_t nch = (int64_t)plan__u8_chars(s, len);
     if (pos < 1 || pos > nch + 1) {
         *out = plan__v_int(0);
         return DB_OK;
     }
-    size_t i = u8_offset(s, len, (size_t)pos - 1);
+    size_t i = plan__u8_offset(s, len, (size_t)pos - 1);
     int64_t ch = pos;
-    for (; i + sublen <= len; i += u8len((unsigned char)s[i]), ch++) {
+    for (; i + sublen <= len; i += plan__u8len((unsigned char)s[i]), ch++) {
         if (ci ? str_ieq(s + i, sublen, sub, sublen) : memcmp(s + i, sub, sublen) == 0) {
             *out = plan__v_int(ch);
             return DB_OK;
@@ -688,7 +645,7 @@ ty_locate(plan_ectx *cx, plan_expr *e, db_error *err)
     (void)cx;
     (void)err;
     e->op = strcmp(e->name, "instr") == 0;
-    plan__type_bigint(&e->t, 11, nullable_args(e));
+    plan__type_bigint(&e->t, 11, plan__nullable_args(e));
     e->vk = PV_INT;
     e->eval = ev_locate;
     return DB_OK;
@@ -740,7 +697,7 @@ ty_trim(plan_ectx *cx, plan_expr *e, db_error *err)
     } else if (strcmp(e->name, "rtrim") == 0) {
         e->op = PLAN_TRIM_TRAILING;
     }
-    plan__type_string(&e->t, plan__type_strlen(&e->args[0]->t), nullable_args(e));
+    plan__type_string(&e->t, plan__type_strlen(&e->args[0]->t), plan__nullable_args(e));
     e->t.is_binary = e->args[0]->t.is_binary;
     e->vk = PV_STRING;
     e->eval = ev_trim;
@@ -849,7 +806,7 @@ ev_reverse(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     char *b = arena_alloc(cx->a, len + 1);
     size_t o = len;
     for (size_t i = 0; i < len;) {
-        size_t n = e->args[0]->t.is_binary ? 1 : u8len((unsigned char)s[i]);
+        size_t n = e->args[0]->t.is_binary ? 1 : plan__u8len((unsigned char)s[i]);
         if (i + n > len) {
             n = len - i;
         }
@@ -882,9 +839,9 @@ ev_pad(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         *out = plan__v_null();
         return DB_OK;
     }
-    size_t have = u8_chars(s, sl);
+    size_t have = plan__u8_chars(s, sl);
     if ((size_t)n <= have) {
-        *out = plan__v_str(s, u8_offset(s, sl, (size_t)n));
+        *out = plan__v_str(s, plan__u8_offset(s, sl, (size_t)n));
         return DB_OK;
     }
     if (pl == 0) {
@@ -900,7 +857,7 @@ ev_pad(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         *out = plan__v_null();
         return DB_OK;
     }
-    size_t pch = u8_chars(p, pl);
+    size_t pch = plan__u8_chars(p, pl);
     char *b = arena_alloc(cx->a, sl + need * 4 + 1);
     size_t o = 0;
     if (e->op) {
@@ -909,7 +866,7 @@ ev_pad(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     }
     for (size_t k = 0; k < need;) {
         size_t take = need - k < pch ? need - k : pch;
-        size_t bytes = u8_offset(p, pl, take);
+        size_t bytes = plan__u8_offset(p, pl, take);
         memcpy(b + o, p, bytes);
         o += bytes;
         k += take;
@@ -968,7 +925,7 @@ ty_string_misc(plan_ectx *cx, plan_expr *e, db_error *err)
     (void)cx;
     (void)err;
     uint32_t len = plan__type_strlen(&e->args[0]->t);
-    bool nullable = nullable_args(e);
+    bool nullable = plan__nullable_args(e);
     if (strcmp(e->name, "replace") == 0) {
         e->eval = ev_replace;
     } else if (strcmp(e->name, "repeat") == 0) {
@@ -1039,13 +996,13 @@ ty_abs(plan_ectx *cx, plan_expr *e, db_error *err)
     if (x->vk == PV_INT || x->vk == PV_NULL) {
         e->t = x->t;
         e->t.type = PLAN_TYPE_BIGINT;
-        e->t.nullable = nullable_args(e);
+        e->t.nullable = plan__nullable_args(e);
         e->vk = PV_INT;
     } else if (x->vk == PV_DECIMAL) {
-        plan__type_decimal(&e->t, x->t.precision, x->t.scale, nullable_args(e));
+        plan__type_decimal(&e->t, x->t.precision, x->t.scale, plan__nullable_args(e));
         e->vk = PV_DECIMAL;
     } else {
-        plan__type_double(&e->t, nullable_args(e));
+        plan__type_double(&e->t, plan__nullable_args(e));
         e->vk = PV_DOUBLE;
     }
     e->eval = ev_abs;
@@ -1138,7 +1095,7 @@ static int
 ty_round(plan_ectx *cx, plan_expr *e, db_error *err)
 {
     const plan_expr *x = e->args[0];
-    bool nullable = nullable_args(e);
+    bool nullable = plan__nullable_args(e);
     e->op = strcmp(e->name, "round") == 0 ? 0 : (e->name[0] == 'f' ? 1 : 2);
     if (x->vk == PV_DOUBLE || x->vk == PV_STRING || x->vk == PV_DATE || x->vk == PV_DATETIME ||
         x->vk == PV_TIME) {
@@ -1344,7 +1301,7 @@ ty_control(plan_ectx *cx, plan_expr *e, db_error *err)
                  : e->vk == PV_DOUBLE  ? PLAN_CMP_DOUBLE
                  : e->vk == PV_STRING  ? (e->t.is_binary ? PLAN_CMP_BINARY : PLAN_CMP_STRING)
                                        : PLAN_CMP_DATETIME;
-        e->t.nullable = nullable_args(e);
+        e->t.nullable = plan__nullable_args(e);
     }
     e->eval = ev_control;
     return DB_OK;
@@ -1407,7 +1364,7 @@ ty_hex(plan_ectx *cx, plan_expr *e, db_error *err)
 {
     (void)cx;
     (void)err;
-    plan__type_string(&e->t, plan__type_strlen(&e->args[0]->t) * 2, nullable_args(e));
+    plan__type_string(&e->t, plan__type_strlen(&e->args[0]->t) * 2, plan__nullable_args(e));
     e->vk = PV_STRING;
     e->eval = ev_hex;
     return DB_OK;

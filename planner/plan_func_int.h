@@ -2,7 +2,8 @@
  * plan_func_int.h: type rules of the built-in functions defined outside plan_func.c, for its
  * registry: date/time (plan_func_date.c) and string, hash, regular-expression and math
  * functions (plan_func_str.c). Each sets e->t, e->vk and e->eval like the rules in
- * plan_func.c. See README.md §Functions. */
+ * plan_func.c. Also the small UTF-8 and argument helpers those files share. See README.md
+ * §Functions. */
 #ifndef PLANNER_PLAN_FUNC_INT_H
 #define PLANNER_PLAN_FUNC_INT_H
 
@@ -11,6 +12,48 @@
 /* Name of the internal node `INTERVAL expr unit` (op = the unit's TK_* code); only the
  * grammar builds it, as the second argument of DATE_ADD & co. */
 #define PLAN_INTERVAL_FN "%interval"
+
+/* Byte length of the UTF-8 sequence whose lead byte is c (1 for continuation bytes). */
+static inline size_t
+plan__u8len(unsigned char c)
+{
+    return c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : (c >= 0xC0 ? 2 : 1));
+}
+
+/* Number of UTF-8 characters in s[0..len). */
+static inline size_t
+plan__u8_chars(const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i += plan__u8len((unsigned char)s[i])) {
+        n++;
+    }
+    return n;
+}
+
+/* Byte offset of character nchars (clamped to len). */
+static inline size_t
+plan__u8_offset(const char *s, size_t len, size_t nchars)
+{
+    size_t i = 0;
+    while (i < len && nchars > 0) {
+        i += plan__u8len((unsigned char)s[i]);
+        nchars--;
+    }
+    return i > len ? len : i;
+}
+
+/* True when some argument of e is nullable or the NULL literal. */
+static inline bool
+plan__nullable_args(const plan_expr *e)
+{
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        if (e->args[i]->t.nullable || e->args[i]->vk == PV_NULL) {
+            return true;
+        }
+    }
+    return false;
+}
 
 /* plan_func_date.c */
 int plan__ty_date_part(plan_ectx *cx, plan_expr *e, db_error *err);

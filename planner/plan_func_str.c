@@ -16,50 +16,8 @@
 
 #include "common/strutil.h"
 
-static size_t u8len(unsigned char c);
-static size_t u8_chars(const char *s, size_t len);
-static size_t u8_offset(const char *s, size_t len, size_t nchars);
-static bool nullable_args(const plan_expr *e);
 static int eval_args(plan_ectx *cx, const plan_expr *e, plan_value *v, db_error *err);
 static plan_value str_out(plan_ectx *cx, const char *s, size_t len, bool bin);
-
-static size_t
-u8len(unsigned char c)
-{
-    return c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : (c >= 0xC0 ? 2 : 1));
-}
-
-static size_t
-u8_chars(const char *s, size_t len)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < len; i += u8len((unsigned char)s[i])) {
-        n++;
-    }
-    return n;
-}
-
-static size_t
-u8_offset(const char *s, size_t len, size_t nchars)
-{
-    size_t i = 0;
-    while (i < len && nchars > 0) {
-        i += u8len((unsigned char)s[i]);
-        nchars--;
-    }
-    return i > len ? len : i;
-}
-
-static bool
-nullable_args(const plan_expr *e)
-{
-    for (uint32_t i = 0; i < e->nargs; i++) {
-        if (e->args[i]->t.nullable || e->args[i]->vk == PV_NULL) {
-            return true;
-        }
-    }
-    return false;
-}
 
 /* Evaluate every argument into v[0..nargs). */
 static int
@@ -432,7 +390,7 @@ ev_str_misc2(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         size_t rl;
         plan__v_string(cx, &va[3], &r, &rl);
         bool bin = bin0 || e->args[3]->t.is_binary;
-        int64_t nch = bin ? (int64_t)len : (int64_t)u8_chars(s, len);
+        int64_t nch = bin ? (int64_t)len : (int64_t)plan__u8_chars(s, len);
         if (pos < 1 || pos > nch) {
             *out = plan__v_str(s, len);
             out->is_binary = bin;
@@ -441,8 +399,8 @@ ev_str_misc2(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         if (n < 0 || n > nch - pos + 1) {
             n = nch - pos + 1;
         }
-        size_t a = bin ? (size_t)pos - 1 : u8_offset(s, len, (size_t)pos - 1);
-        size_t b = bin ? a + (size_t)n : a + u8_offset(s + a, len - a, (size_t)n);
+        size_t a = bin ? (size_t)pos - 1 : plan__u8_offset(s, len, (size_t)pos - 1);
+        size_t b = bin ? a + (size_t)n : a + plan__u8_offset(s + a, len - a, (size_t)n);
         size_t tot = a + rl + (len - b);
         char *o = arena_alloc(cx->a, tot + 1);
         memcpy(o, s, a);
@@ -493,7 +451,7 @@ plan__ty_str_misc2(plan_ectx *cx, plan_expr *e, db_error *err)
     }
     uint32_t l0 = plan__type_strlen(&e->args[0]->t);
     uint32_t len = l0;
-    bool nullable = nullable_args(e), bin = false;
+    bool nullable = plan__nullable_args(e), bin = false;
     switch (e->op) {
     case SF_SPLIT_PART:
         nullable = true;
@@ -621,7 +579,7 @@ ev_str_int(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         *out = plan__v_int(al ? (unsigned char)a[0] : 0);
         return DB_OK;
     case SI_ORD: {
-        size_t n = al ? (e->args[0]->t.is_binary ? 1 : u8len((unsigned char)a[0])) : 0;
+        size_t n = al ? (e->args[0]->t.is_binary ? 1 : plan__u8len((unsigned char)a[0])) : 0;
         uint64_t r = 0;
         for (size_t i = 0; i < n && i < al; i++) {
             r = r << 8 | (unsigned char)a[i];
@@ -676,7 +634,7 @@ plan__ty_str_int(plan_ectx *cx, plan_expr *e, db_error *err)
             e->op = i;
         }
     }
-    bool nullable = nullable_args(e);
+    bool nullable = plan__nullable_args(e);
     uint32_t len = 11;
     bool any_bin = false, all_num = true;
     for (uint32_t i = 0; i < e->nargs; i++) {
@@ -807,7 +765,7 @@ ev_regexp(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     int64_t pos = 1;
     if ((e->op == RX_REPLACE && e->nargs > 3) || (e->op == RX_SUBSTR && e->nargs > 2)) {
         pos = plan__v_to_int(&v[e->op == RX_REPLACE ? 3 : 2], NULL);
-        if (pos < 1 || (size_t)pos > u8_chars(s, sl) + 1) {
+        if (pos < 1 || (size_t)pos > plan__u8_chars(s, sl) + 1) {
             rc = db_error_set(err, ER_WRONG_ARGUMENTS, e->name);
             snprintf(err->msg, sizeof err->msg,
                      "Index out of bounds in regular expression "
@@ -816,7 +774,7 @@ ev_regexp(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
             goto done;
         }
     }
-    size_t start = u8_offset(s, sl, (size_t)pos - 1);
+    size_t start = plan__u8_offset(s, sl, (size_t)pos - 1);
     switch (e->op) {
     case RX_LIKE: {
         int m = pcre2_match(re, (PCRE2_SPTR)s, sl, 0, 0, md, NULL);
@@ -925,7 +883,7 @@ ev_regexp(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
                     at = sl + 1;
                     break;
                 }
-                size_t cl = u8len((unsigned char)s[ov[1]]);
+                size_t cl = plan__u8len((unsigned char)s[ov[1]]);
                 memcpy(b + o, s + ov[1], cl);
                 o += cl;
                 at = ov[1] + cl;
@@ -956,7 +914,7 @@ plan__ty_regexp(plan_ectx *cx, plan_expr *e, db_error *err)
 {
     (void)cx;
     (void)err;
-    bool nullable = nullable_args(e);
+    bool nullable = plan__nullable_args(e);
     if (strcmp(e->name, "regexp_like") == 0) {
         e->op = RX_LIKE;
         plan__type_bigint(&e->t, 1, nullable);
@@ -1123,7 +1081,7 @@ plan__ty_math1(plan_ectx *cx, plan_expr *e, db_error *err)
         }
     }
     if (e->op == MF_SIGN) {
-        plan__type_bigint(&e->t, 2, nullable_args(e));
+        plan__type_bigint(&e->t, 2, plan__nullable_args(e));
         e->vk = PV_INT;
     } else {
         plan__type_double(&e->t, e->op != MF_PI);
@@ -1188,7 +1146,7 @@ int
 plan__ty_truncate(plan_ectx *cx, plan_expr *e, db_error *err)
 {
     const plan_expr *x = e->args[0];
-    bool nullable = nullable_args(e);
+    bool nullable = plan__nullable_args(e);
     if (x->vk == PV_INT || x->vk == PV_NULL) {
         e->t = x->t;
         e->t.type = PLAN_TYPE_BIGINT;

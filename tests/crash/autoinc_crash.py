@@ -19,9 +19,6 @@ import argparse
 import os
 import random
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import threading
 import time
@@ -31,76 +28,9 @@ try:
 except ImportError:
     sys.exit("autoinc_crash.py: PyMySQL is missing; run with /usr/bin/python3 (python3-pymysql)")
 
-HOST = "127.0.0.1"
-READY = b"ready for connections"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from crashlib import Server  # noqa: E402  (server start/kill/stop/connect helpers)
 
-
-def free_port():
-    s = socket.socket()
-    s.bind((HOST, 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-class Server:
-    """A server process on a fixed data directory; may be started again after a kill
-    (the helpers of ddl_crash.py)."""
-
-    def __init__(self, binary, datadir, logpath):
-        self.binary, self.datadir, self.logpath = binary, datadir, logpath
-        self.proc = None
-        self.port = None
-
-    def start(self, timeout=20.0):
-        self.port = free_port()
-        os.makedirs(self.datadir, exist_ok=True)
-        start = os.path.getsize(self.logpath) if os.path.exists(self.logpath) else 0
-        log = open(self.logpath, "ab")
-        t0 = time.monotonic()
-        self.proc = subprocess.Popen([self.binary, "--data-dir", self.datadir,
-                                      "--port", str(self.port)],
-                                     stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-        log.close()
-        while time.monotonic() - t0 < timeout:
-            with open(self.logpath, "rb") as f:
-                f.seek(start)
-                if READY in f.read():
-                    return time.monotonic() - t0
-            if self.proc.poll() is not None:
-                raise RuntimeError("server exited with %s at start-up:\n%s"
-                                   % (self.proc.returncode, self.tail()))
-            time.sleep(0.02)
-        self.kill()
-        raise RuntimeError("server not ready within %.0f s:\n%s" % (timeout, self.tail()))
-
-    def kill(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                return self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-                return None
-        return self.proc.returncode if self.proc else None
-
-    def tail(self, n=30):
-        try:
-            with open(self.logpath, "rb") as f:
-                lines = f.read().splitlines()[-n:]
-            return b"\n".join(lines).decode("utf-8", "replace")
-        except OSError:
-            return ""
-
-    def connect(self):
-        return pymysql.connect(host=HOST, port=self.port, user="root", password="",
-                               charset="utf8mb4", autocommit=True, connect_timeout=10,
-                               read_timeout=30, write_timeout=30)
 
 
 class State:

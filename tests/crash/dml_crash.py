@@ -29,9 +29,6 @@ import collections
 import os
 import random
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -42,8 +39,9 @@ try:
 except ImportError:
     sys.exit("dml_crash.py: PyMySQL is missing; run with /usr/bin/python3 (python3-pymysql)")
 
-HOST = "127.0.0.1"
-READY = b"ready for connections"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from crashlib import Server  # noqa: E402  (server start/kill/stop/connect helpers)
+
 DB = "dml_crash"
 TABLES = ("mow", "dup", "part")
 MOW_KEYS = 300          # small key space: INSERTs into mow are mostly upserts
@@ -64,78 +62,6 @@ SCHEMA = [
     "PARTITION p2 VALUES LESS THAN (%d)) DISTRIBUTED BY HASH(k) BUCKETS 2 "
     "PROPERTIES (\"replication_num\" = \"1\")" % (DB, PART_MAX),
 ]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind((HOST, 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-class Server:
-    """A server process on a fixed data directory; may be started again after a kill."""
-
-    def __init__(self, binary, datadir, logpath):
-        self.binary, self.datadir, self.logpath = binary, datadir, logpath
-        self.proc = None
-        self.port = None
-        self.has_db = False
-
-    def start(self, timeout=30.0):
-        self.port = free_port()
-        os.makedirs(self.datadir, exist_ok=True)
-        start = os.path.getsize(self.logpath) if os.path.exists(self.logpath) else 0
-        log = open(self.logpath, "ab")
-        t0 = time.monotonic()
-        self.proc = subprocess.Popen([self.binary, "--data-dir", self.datadir,
-                                      "--port", str(self.port)],
-                                     stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-        log.close()
-        while time.monotonic() - t0 < timeout:
-            with open(self.logpath, "rb") as f:
-                f.seek(start)
-                if READY in f.read():
-                    return time.monotonic() - t0
-            if self.proc.poll() is not None:
-                raise RuntimeError("server exited with %s at start-up:\n%s"
-                                   % (self.proc.returncode, self.tail()))
-            time.sleep(0.02)
-        self.kill()
-        raise RuntimeError("server not ready within %.0f s:\n%s" % (timeout, self.tail()))
-
-    def alive(self):
-        return self.proc is not None and self.proc.poll() is None
-
-    def kill(self):
-        if self.alive():
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self):
-        if self.alive():
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                return self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-                return None
-        return self.proc.returncode if self.proc else None
-
-    def tail(self, n=30):
-        try:
-            with open(self.logpath, "rb") as f:
-                lines = f.read().splitlines()[-n:]
-            return b"\n".join(lines).decode("utf-8", "replace")
-        except OSError:
-            return ""
-
-    def connect(self):
-        return pymysql.connect(host=HOST, port=self.port, user="root", password="",
-                               database=DB if self.has_db else None, charset="utf8mb4",
-                               autocommit=True, connect_timeout=10, read_timeout=60,
-                               write_timeout=60)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -367,7 +293,7 @@ def main():
     os.makedirs(args.workdir, exist_ok=True)
     work = tempfile.mkdtemp(prefix="dml_crash.", dir=args.workdir)
     srv = Server(os.path.abspath(args.server), os.path.join(work, "data"),
-                 os.path.join(work, "server.log"))
+                 os.path.join(work, "server.log"), start_timeout=30.0, io_timeout=60)
     oplog = open(os.path.join(work, "statements.log"), "w", buffering=1)
     print("seed %d, work dir %s" % (seed, work), flush=True)
     model = Model()
@@ -380,7 +306,7 @@ def main():
                 oplog.write(sql + "\n")
                 cur.execute(sql)
         conn.close()
-        srv.has_db = True
+        srv.database = DB
         for rnd_no in range(1, args.rounds + 1):
             ops = gen_ops(rnd, args.ops, txn=not args.no_txn)
             delay = rnd.uniform(0.05, 1.5)

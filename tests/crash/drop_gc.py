@@ -4,7 +4,7 @@ tables in the recycle bin stay, and a restart resurrects nothing.
 
     /usr/bin/python3 tests/crash/drop_gc.py --server BIN --workdir DIR
 
-Starts the server on a fresh data directory (same helpers as ddl_crash.py), creates tables and
+Starts the server on a fresh data directory (the helpers of crashlib.py), creates tables and
 inserts rows, and notes which tablet directories (D/storage/<tablet id>/) each write created.
 Then DROP TABLE ... FORCE, TRUNCATE TABLE and ALTER TABLE DROP PARTITION must empty (or remove)
 exactly their directories within a bounded wait (the server's collection runs every 2 s), while a
@@ -20,7 +20,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ddl_crash import Server  # noqa: E402  (same start/stop/kill helpers)
+from crashlib import Server  # noqa: E402  (server start/kill/stop/connect helpers)
 
 WAIT_S = 10.0
 

@@ -22,7 +22,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,41 +32,11 @@ try:
 except ImportError:
     sys.exit("diff_test.py: PyMySQL is missing; run with /usr/bin/python3 (python3-pymysql)")
 
-HOST = "127.0.0.1"
+# The server helpers shared with the crash tests.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crash"))
+from crashlib import READY, connect_retry, free_port, tail  # noqa: E402
+
 DB = "difftest"
-READY = b"ready for connections"
-
-
-def free_port():
-    s = socket.socket()
-    s.bind((HOST, 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def connect(port, db=None, timeout=20.0, proc=None, what="server"):
-    t0 = time.monotonic()
-    last = None
-    while time.monotonic() - t0 < timeout:
-        try:
-            return pymysql.connect(host=HOST, port=port, user="root", password="", database=db,
-                                   charset="utf8mb4", autocommit=True, connect_timeout=5,
-                                   read_timeout=60, write_timeout=60)
-        except pymysql.err.OperationalError as e:
-            last = e
-            if proc is not None and proc.poll() is not None:
-                raise RuntimeError("%s exited with %s at start-up" % (what, proc.returncode))
-            time.sleep(0.1)
-    raise RuntimeError("%s not reachable within %.0f s: %s" % (what, timeout, last))
-
-
-def tail(path, n=30):
-    try:
-        with open(path, "rb") as f:
-            return b"\n".join(f.read().splitlines()[-n:]).decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 class Rivulet:
@@ -134,7 +103,7 @@ class MariaDB:
              "--pid-file=" + os.path.join(workdir, "mariadb.pid"), "--log-error=" + self.log],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            connect(self.port, timeout=30, proc=self.proc, what="mariadbd").close()
+            connect_retry(self.port, timeout=30, proc=self.proc, what="mariadbd").close()
         except RuntimeError as e:
             self.stop()
             raise RuntimeError("%s\n%s" % (e, tail(self.log)))
@@ -602,7 +571,7 @@ def main():
     try:
         rv = Rivulet(os.path.abspath(args.server), tmp)
         my = MariaDB(tmp)
-        rc, mc = connect(rv.port), connect(my.port)
+        rc, mc = connect_retry(rv.port), connect_retry(my.port)
         for conn, charset in ((rc, ""), (mc, " CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci")):
             with conn.cursor() as cur:
                 cur.execute("CREATE DATABASE %s%s" % (DB, charset))

@@ -4,7 +4,6 @@
  * identical rowset lists / versions / bitmaps, orphan cleanup, a commit whose append fails, and
  * snapshot isolation. White-box only for the edit log's write-error hook (catalog/cat_int.h). */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <roaring/roaring.h>
@@ -21,6 +20,8 @@
 #include "common/mem.h"
 #include "storage/storage.h"
 
+#include "stor_testutil.h"
+
 #define EXTRA_KIND 7
 #define NTXN       12
 
@@ -29,56 +30,16 @@ static const uint64_t tablet_ids[] = {11, 22, 33};
 
 /* ---- temp dir (removed recursively at teardown) ---- */
 
-static char tmpdir[256];
-static char logdir[300];
-static char datadir[300];
-
-static void
-rm_rf(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        struct dirent *de;
-        while (d != NULL && (de = readdir(d)) != NULL) {
-            if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-                char p[1024];
-                snprintf(p, sizeof p, "%s/%s", path, de->d_name);
-                rm_rf(p);
-            }
-        }
-        if (d != NULL) {
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 static void
 setup(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/stor_eng_XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir));
-    snprintf(logdir, sizeof logdir, "%s/log", tmpdir);
-    snprintf(datadir, sizeof datadir, "%s/data", tmpdir);
+    stu_dirs_setup("/tmp/stor_eng_XXXXXX");
 }
 
 static void
 teardown(void)
 {
-    rm_rf(tmpdir);
-}
-
-static bool
-exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
+    stu_dirs_teardown();
 }
 
 static void
@@ -124,9 +85,9 @@ env_open(env *v, bool register_extra)
     db_error_clear(&e);
     memset(v, 0, sizeof *v);
     buf_init(&v->seen.bytes);
-    v->log = cat_editlog_open(logdir, NULL, &e);
+    v->log = cat_editlog_open(stu_logdir, NULL, &e);
     cr_assert_not_null(v->log, "%s", e.msg);
-    v->eng = stor_engine_new(datadir, v->log, &e);
+    v->eng = stor_engine_new(stu_datadir, v->log, &e);
     cr_assert_not_null(v->eng, "%s", e.msg);
     if (register_extra) {
         stor_engine_register_extra(v->eng, EXTRA_KIND, on_extra, &v->seen);
@@ -149,23 +110,10 @@ env_close(env *v)
 static void
 write_segment(stor_tablet *t, const char *name, uint32_t n, int64_t base)
 {
-    db_error e;
-    db_error_clear(&e);
-    cr_assert_eq(stor_tablet_make_dir(t, &e), DB_OK, "%s", e.msg);
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", stor_tablet_dir(t), name);
-    stor_column_desc col = {.uid = 1, .type = cat_type_make(CAT_T_BIGINT), .is_key = true};
+    stu_tablet_path(t, name, path, sizeof path);
     stor_segment_opts opts = {.no_fsync = true};
-    stor_segment_writer *w = stor_segment_writer_open(path, 1, &col, &opts, &e);
-    cr_assert_not_null(w, "%s", e.msg);
-    int64_t *vals = mem_alloc(n * sizeof *vals + 1);
-    for (uint32_t i = 0; i < n; i++) {
-        vals[i] = base + i;
-    }
-    stor_vec v = {.kind = STOR_VEC_I64, .n = n, .i64 = vals};
-    cr_assert_eq(stor_segment_writer_append(w, &v, &e), DB_OK, "%s", e.msg);
-    cr_assert_eq(stor_segment_writer_finish(w, NULL, &e), DB_OK, "%s", e.msg);
-    mem_free(vals);
+    stu_i64_segment_write(path, n, base, &opts);
 }
 
 /* Transaction i of the workload: a new rowset (1 or 2 segments) in tablet i % 3, every third
@@ -395,10 +343,10 @@ Test(stor_engine, orphans_removed_only_when_unreferenced)
     snprintf(orphan, sizeof orphan, "%s/r999_0.seg", stor_tablet_dir(t));
     snprintf(tmp, sizeof tmp, "%s/r998_0.seg.tmp", stor_tablet_dir(t));
     snprintf(kept, sizeof kept, "%s/r101_0.seg", stor_tablet_dir(t));
-    snprintf(unknown_dir, sizeof unknown_dir, "%s/777", datadir);
-    snprintf(unknown, sizeof unknown, "%s/777/r1_0.seg", datadir);
-    snprintf(misc_dir, sizeof misc_dir, "%s/misc", datadir);
-    snprintf(misc, sizeof misc, "%s/misc/keep.seg", datadir);
+    snprintf(unknown_dir, sizeof unknown_dir, "%s/777", stu_datadir);
+    snprintf(unknown, sizeof unknown, "%s/777/r1_0.seg", stu_datadir);
+    snprintf(misc_dir, sizeof misc_dir, "%s/misc", stu_datadir);
+    snprintf(misc, sizeof misc, "%s/misc/keep.seg", stu_datadir);
     write_segment(t, "r999_0.seg", 5, 0); /* written, never committed */
     touch(tmp);
     cr_assert_eq(mkdir(unknown_dir, 0755), 0);
@@ -413,12 +361,12 @@ Test(stor_engine, orphans_removed_only_when_unreferenced)
     uint64_t n = 0;
     cr_assert_eq(stor_engine_remove_orphans(v.eng, &n, &e), DB_OK, "%s", e.msg);
     cr_assert_eq(n, 3);
-    cr_assert(!exists(orphan));
-    cr_assert(!exists(tmp));
-    cr_assert(!exists(unknown));
-    cr_assert(!exists(unknown_dir));
-    cr_assert(exists(kept));
-    cr_assert(exists(misc));
+    cr_assert(!stu_file_exists(orphan));
+    cr_assert(!stu_file_exists(tmp));
+    cr_assert(!stu_file_exists(unknown));
+    cr_assert(!stu_file_exists(unknown_dir));
+    cr_assert(stu_file_exists(kept));
+    cr_assert(stu_file_exists(misc));
     check_segments_readable(&v); /* every referenced file survived */
     cr_assert_eq(stor_engine_remove_orphans(v.eng, &n, &e), DB_OK, "%s", e.msg);
     cr_assert_eq(n, 0);
@@ -607,9 +555,9 @@ Test(stor_engine, replay_rejects_unregistered_extra_kind)
     env_close(&v);
     db_error e;
     db_error_clear(&e);
-    cat_editlog *el = cat_editlog_open(logdir, NULL, &e);
+    cat_editlog *el = cat_editlog_open(stu_logdir, NULL, &e);
     cr_assert_not_null(el, "%s", e.msg);
-    stor_engine *eng = stor_engine_new(datadir, el, &e);
+    stor_engine *eng = stor_engine_new(stu_datadir, el, &e);
     cr_assert_not_null(eng, "%s", e.msg);
     cr_assert_eq(cat_editlog_replay(el, &e), DB_ERR);
     cr_assert(strstr(e.msg, "unregistered extra") != NULL, "%s", e.msg);

@@ -14,6 +14,8 @@
 #include "common/db_error.h"
 #include "storage/storage.h"
 
+#include "stor_testutil.h"
+
 #define ROWS 5000
 
 static char dir[64];
@@ -23,18 +25,8 @@ static void
 write_segment(const char *name, int64_t base, char *path, size_t cap)
 {
     snprintf(path, cap, "%s/%s", dir, name);
-    stor_column_desc d = {.uid = 1, .type = cat_type_make(CAT_T_BIGINT), .is_key = true};
-    static int64_t vals[ROWS];
-    for (int i = 0; i < ROWS; i++) {
-        vals[i] = base + i;
-    }
-    stor_vec v = {.kind = STOR_VEC_I64, .n = ROWS, .i64 = vals};
     stor_segment_opts o = {.page_bytes = 4096, .no_fsync = true};
-    db_error err;
-    stor_segment_writer *w = stor_segment_writer_open(path, 1, &d, &o, &err);
-    cr_assert_not_null(w, "%s", err.msg);
-    cr_assert_eq(stor_segment_writer_append(w, &v, &err), DB_OK, "%s", err.msg);
-    cr_assert_eq(stor_segment_writer_finish(w, NULL, &err), DB_OK, "%s", err.msg);
+    stu_i64_segment_write(path, ROWS, base, &o);
 }
 
 static void

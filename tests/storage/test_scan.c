@@ -5,13 +5,11 @@
  * snapshot isolation with deletes, column pruning and missing columns, zone-map pruning,
  * corrupt pages and row ordinals. */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "catalog/catalog.h"
@@ -21,75 +19,26 @@
 #include "common/mem.h"
 #include "storage/storage.h"
 
+#include "stor_testutil.h"
+
 /* ---- temp dir ---- */
-
-static char tmpdir[256];
-static char logdir[300];
-static char datadir[300];
-
-static void
-rm_rf(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        struct dirent *de;
-        while (d != NULL && (de = readdir(d)) != NULL) {
-            if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-                char p[1024];
-                snprintf(p, sizeof p, "%s/%s", path, de->d_name);
-                rm_rf(p);
-            }
-        }
-        if (d != NULL) {
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
 
 static void
 setup(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/stor_scan_XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir));
-    snprintf(logdir, sizeof logdir, "%s/log", tmpdir);
-    snprintf(datadir, sizeof datadir, "%s/data", tmpdir);
+    stu_dirs_setup("/tmp/stor_scan_XXXXXX");
 }
 
 static void
 teardown(void)
 {
-    rm_rf(tmpdir);
-}
-
-typedef struct env {
-    cat_editlog *log;
-    stor_engine *eng;
-} env;
-
-static void
-env_open(env *v)
-{
-    db_error e;
-    db_error_clear(&e);
-    v->log = cat_editlog_open(logdir, NULL, &e);
-    cr_assert_not_null(v->log, "%s", e.msg);
-    v->eng = stor_engine_new(datadir, v->log, &e);
-    cr_assert_not_null(v->eng, "%s", e.msg);
-    cr_assert_eq(cat_editlog_replay(v->log, &e), DB_OK, "%s", e.msg);
+    stu_dirs_teardown();
 }
 
 static void
-env_close(env *v)
+env_open(stu_env *v)
 {
-    stor_engine_free(v->eng);
-    cat_editlog_close(v->log);
+    stu_env_open(v, 0, 0);
 }
 
 /* ---- the test table: k BIGINT key (uid 1), v VARCHAR (uid 2), d DOUBLE (uid 3) ---- */
@@ -121,9 +70,8 @@ write_segment(stor_tablet *t, const char *name, uint32_t ncols, int64_t base, ui
 {
     db_error e;
     db_error_clear(&e);
-    cr_assert_eq(stor_tablet_make_dir(t, &e), DB_OK, "%s", e.msg);
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", stor_tablet_dir(t), name);
+    stu_tablet_path(t, name, path, sizeof path);
     stor_segment_opts opts = {.no_fsync = true, .max_page_rows = page_rows};
     stor_segment_writer *w = stor_segment_writer_open(path, ncols, all_cols, &opts, &e);
     cr_assert_not_null(w, "%s", e.msg);
@@ -149,15 +97,14 @@ write_segment(stor_tablet *t, const char *name, uint32_t ncols, int64_t base, ui
         }
         v[2].f64[i] = (double)k / 10.0;
     }
-    cr_assert_eq(stor_segment_writer_append(w, v, &e), DB_OK, "%s", e.msg);
-    cr_assert_eq(stor_segment_writer_finish(w, NULL, &e), DB_OK, "%s", e.msg);
+    stu_segment_finish(w, v);
     arena_free(a);
 }
 
 /* Commit a rowset of one segment (ncols columns, keys base..base+n-1) plus optional deletes. */
 static void
-commit_rowset(env *v, uint64_t rsid, uint32_t ncols, int64_t base, uint32_t n, uint32_t page_rows,
-              uint64_t tso, uint64_t del_rs, const uint32_t *del, size_t ndel)
+commit_rowset(stu_env *v, uint64_t rsid, uint32_t ncols, int64_t base, uint32_t n,
+              uint32_t page_rows, uint64_t tso, uint64_t del_rs, const uint32_t *del, size_t ndel)
 {
     db_error e;
     db_error_clear(&e);
@@ -179,7 +126,7 @@ commit_rowset(env *v, uint64_t rsid, uint32_t ncols, int64_t base, uint32_t n, u
  * every batch's invariants: n <= max_rows, rows[] ordinals match the keys (key = rowset base +
  * ordinal, base = 1000 * rowset id), v/d consistent with k. Returns the row count. */
 static size_t
-scan_all(env *v, const stor_schema *sc, const stor_snapshot *snap, const uint32_t *cols,
+scan_all(stu_env *v, const stor_schema *sc, const stor_snapshot *snap, const uint32_t *cols,
          uint32_t ncols, const stor_range *rg, uint32_t nrg, uint32_t max_rows, int64_t *keys,
          size_t cap, stor_scan_stats *stats)
 {
@@ -510,7 +457,7 @@ TestSuite(stor_scan, .init = setup, .fini = teardown);
 /* Rowset i (1..3): keys 1000*i .. 1000*i+99, commit TSO 100*i. Deletes: version 2 deletes rows
  * 5 and 6 of rowset 1; version 3 deletes row 7 of rowset 1 and rows 0, 99 of rowset 2. */
 static void
-three_rowsets(env *v, stor_snapshot *snaps)
+three_rowsets(stu_env *v, stor_snapshot *snaps)
 {
     stor_tablet *t = stor_engine_tablet(v->eng, TABLET, true);
     commit_rowset(v, 1, 3, 1000, 100, 16, 100, 0, NULL, 0);
@@ -535,7 +482,7 @@ three_rowsets(env *v, stor_snapshot *snaps)
 
 Test(stor_scan, snapshot_isolation_with_deletes)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc;
     make_schema(&sc);
@@ -571,12 +518,12 @@ Test(stor_scan, snapshot_isolation_with_deletes)
         stor_snapshot_destroy(&snaps[i]);
     }
     mem_free(keys);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stor_scan, as_of_tso)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc;
     make_schema(&sc);
@@ -606,12 +553,12 @@ Test(stor_scan, as_of_tso)
     for (int i = 0; i < 3; i++) {
         stor_snapshot_destroy(&snaps[i]);
     }
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stor_scan, missing_column_after_add_column)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc;
     make_schema(&sc);
@@ -652,7 +599,7 @@ Test(stor_scan, missing_column_after_add_column)
     stor_scan_close(sc_);
     arena_free(a);
     stor_snapshot_destroy(&s);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 /* Flip one byte of the first data page of the segment of rowset 1; then only the column owning
@@ -660,7 +607,7 @@ Test(stor_scan, missing_column_after_add_column)
  * shows a scan reads only the requested columns. */
 Test(stor_scan, corrupt_page_and_column_pruning)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc;
     make_schema(&sc);
@@ -703,14 +650,14 @@ Test(stor_scan, corrupt_page_and_column_pruning)
     cr_assert_eq(failed, 1, "%d columns failed", failed);
     arena_free(a);
     stor_snapshot_destroy(&s);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 /* Zone-map pruning: rowset 1 keys 1000..1999 (pages of 50 rows, d = k / 10 ascending), rowset 2
  * keys 2000..2999. A pruned scan returns exactly the rows of an unpruned scan that satisfy the
  * ranges, while skipping pages and a whole segment. */
 static void
-check_pruned(env *v, const stor_schema *sc, const stor_snapshot *s, const stor_range *rg,
+check_pruned(stu_env *v, const stor_schema *sc, const stor_snapshot *s, const stor_range *rg,
              uint32_t nrg, bool expect_seg_pruned)
 {
     uint32_t cols[] = {0, 1, 2};
@@ -767,7 +714,7 @@ check_pruned(env *v, const stor_schema *sc, const stor_snapshot *s, const stor_r
 
 Test(stor_scan, zone_map_pruning)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc;
     make_schema(&sc);
@@ -796,12 +743,12 @@ Test(stor_scan, zone_map_pruning)
     cr_assert_eq(st.segments_pruned, 2);
     cr_assert_eq(st.rows_read, 0);
     stor_snapshot_destroy(&s);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stor_scan, empty_tablet)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc;
     make_schema(&sc);
@@ -819,7 +766,7 @@ Test(stor_scan, empty_tablet)
     cr_assert_eq(b.n, 0);
     stor_scan_close(sc_);
     arena_free(a);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 /* True when key k's v value ("v<k>", NULL when k % 10 == 3) lies in [lo, hi]. */
@@ -833,7 +780,7 @@ v_in(int64_t k, const char *lo, const char *hi)
 
 Test(stor_scan, string_range_pruning)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc;
     make_schema(&sc);
@@ -869,7 +816,7 @@ Test(stor_scan, string_range_pruning)
     mem_free(all);
     mem_free(got);
     stor_snapshot_destroy(&s);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 /* ---- key narrowing: binary search of the first key column inside the pages ---- */
@@ -877,16 +824,15 @@ Test(stor_scan, string_range_pruning)
 /* A segment of the test table with explicit (sorted) keys; NULL keys where knull[i]; v is
  * "v<k>" and d = k / 10.0 as in write_segment. The key column is declared nullable here. */
 static void
-commit_keys(env *v, uint64_t rsid, const int64_t *keys, const bool *knull, uint32_t n,
+commit_keys(stu_env *v, uint64_t rsid, const int64_t *keys, const bool *knull, uint32_t n,
             uint32_t page_rows, const uint32_t *del, size_t ndel)
 {
     db_error e;
     db_error_clear(&e);
     stor_tablet *t = stor_engine_tablet(v->eng, TABLET, true);
-    cr_assert_eq(stor_tablet_make_dir(t, &e), DB_OK, "%s", e.msg);
     char name[64], path[1024];
     snprintf(name, sizeof name, "k%" PRIu64 ".seg", rsid);
-    snprintf(path, sizeof path, "%s/%s", stor_tablet_dir(t), name);
+    stu_tablet_path(t, name, path, sizeof path);
     stor_column_desc cols[3] = {all_cols[0], all_cols[1], all_cols[2]};
     cols[0].nullable = true;
     stor_segment_opts opts = {.no_fsync = true, .max_page_rows = page_rows};
@@ -917,8 +863,7 @@ commit_keys(env *v, uint64_t rsid, const int64_t *keys, const bool *knull, uint3
         vv[1].offs[i + 1] = vv[1].offs[i] + (uint64_t)l;
         vv[2].f64[i] = (double)keys[i] / 10.0;
     }
-    cr_assert_eq(stor_segment_writer_append(w, vv, &e), DB_OK, "%s", e.msg);
-    cr_assert_eq(stor_segment_writer_finish(w, NULL, &e), DB_OK, "%s", e.msg);
+    stu_segment_finish(w, vv);
     arena_free(a);
     stor_txn *txn = stor_txn_new(rsid);
     const char *names[1] = {name};
@@ -940,7 +885,7 @@ commit_keys(env *v, uint64_t rsid, const int64_t *keys, const bool *knull, uint3
 /* Scan columns k, v, d with ranges; returns the segment ordinals of the rows (ascending, one
  * rowset) and checks every row's values against keys/knull at its ordinal. */
 static size_t
-scan_ordinals(env *v, const stor_schema *sc, const stor_snapshot *snap, const stor_range *rg,
+scan_ordinals(stu_env *v, const stor_schema *sc, const stor_snapshot *snap, const stor_range *rg,
               uint32_t nrg, uint32_t max_rows, const int64_t *keys, const bool *knull,
               uint32_t *out, size_t cap, stor_scan_stats *st)
 {
@@ -1007,7 +952,7 @@ expect_ordinals(const int64_t *keys, const bool *knull, uint32_t n, const stor_r
 
 Test(stor_scan, key_narrowing_point_and_range)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc;
     make_schema(&sc);
@@ -1058,12 +1003,12 @@ Test(stor_scan, key_narrowing_point_and_range)
     cr_assert_eq(scan_all(&v, &sc, &s, cols, 3, &gap, 1, 100, keys, 200, &st), 2);
     cr_assert_eq(st.rows_read, 2);
     stor_snapshot_destroy(&s);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stor_scan, key_narrowing_nulls_duplicates_gaps)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc;
     make_schema(&sc);
@@ -1128,5 +1073,5 @@ Test(stor_scan, key_narrowing_nulls_duplicates_gaps)
     mem_free(keys);
     mem_free(knull);
     stor_snapshot_destroy(&s);
-    env_close(&v);
+    stu_env_close(&v);
 }

@@ -3,14 +3,12 @@
  * MoW lookup, added stages, encode) and commit, with a real edit log, TSO and segment files in a
  * temporary directory. White-box only for the tablet's primary-key index (storage/stor_int.h). */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <roaring/roaring.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "catalog/catalog.h"
@@ -21,120 +19,38 @@
 #include "storage/stor_int.h"
 #include "storage/storage.h"
 
+#include "stor_testutil.h"
+
 #define NUL  INT64_MIN /* a NULL cell in the row specs below */
 #define PART 5         /* partition id of every test table */
-
-static char tmpdir[256];
-static char logdir[300];
-static char datadir[300];
-
-static void
-rm_rf(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        struct dirent *de;
-        while (d != NULL && (de = readdir(d)) != NULL) {
-            if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-                char p[1024];
-                snprintf(p, sizeof p, "%s/%s", path, de->d_name);
-                rm_rf(p);
-            }
-        }
-        if (d != NULL) {
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
-/* Number of regular files under path (recursively). */
-static int
-count_files(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        return 0;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        return 1;
-    }
-    int n = 0;
-    DIR *d = opendir(path);
-    struct dirent *de;
-    while (d != NULL && (de = readdir(d)) != NULL) {
-        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-            char p[1024];
-            snprintf(p, sizeof p, "%s/%s", path, de->d_name);
-            n += count_files(p);
-        }
-    }
-    if (d != NULL) {
-        closedir(d);
-    }
-    return n;
-}
 
 static void
 setup(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/stor_wr_XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir));
-    snprintf(logdir, sizeof logdir, "%s/log", tmpdir);
-    snprintf(datadir, sizeof datadir, "%s/data", tmpdir);
+    stu_dirs_setup("/tmp/stor_wr_XXXXXX");
 }
 
 static void
 teardown(void)
 {
-    rm_rf(tmpdir);
+    stu_dirs_teardown();
 }
 
 /* ---- environment: edit log, TSO, engine ---- */
 
-typedef struct env {
-    cat_editlog *log;
-    cat_tso *tso;
-    stor_engine *eng;
-} env;
-
 static void
-env_open(env *v)
+env_open(stu_env *v)
 {
-    db_error e;
-    db_error_clear(&e);
-    v->log = cat_editlog_open(logdir, NULL, &e);
-    cr_assert_not_null(v->log, "%s", e.msg);
-    v->tso = cat_tso_new(v->log, cat_clock_realtime_ms, NULL, &e);
-    cr_assert_not_null(v->tso, "%s", e.msg);
-    v->eng = stor_engine_new(datadir, v->log, &e);
-    cr_assert_not_null(v->eng, "%s", e.msg);
-    stor_engine_set_cache_capacity(v->eng, 8 << 20);
-    cr_assert_eq(cat_editlog_replay(v->log, &e), DB_OK, "%s", e.msg);
-}
-
-static void
-env_close(env *v)
-{
-    stor_engine_free(v->eng);
-    cat_editlog_close(v->log);
-    cat_tso_free(v->tso);
-    memset(v, 0, sizeof *v);
+    stu_env_open(v, STU_ENV_TSO, 8 << 20);
 }
 
 /* ---- schemas, built by hand ---- */
 
-/* DUP: k BIGINT key, v VARCHAR. MoW: k BIGINT key, v BIGINT, s VARCHAR, seq BIGINT, delete sign. */
+/* DUP: stu_dup_schema (k BIGINT key, v VARCHAR). MoW: k BIGINT key, v BIGINT, s VARCHAR, seq
+ * BIGINT, delete sign. */
 enum { C_K, C_V, C_S, C_SEQ, C_DS, NCOLS };
 
 static stor_column_desc mow_cols[NCOLS];
-static stor_column_desc dup_cols[2];
 
 static stor_schema
 mow_schema(bool with_seq)
@@ -152,20 +68,6 @@ mow_schema(bool with_seq)
                          .nkeys = 1,
                          .seq_col = with_seq ? C_SEQ : -1,
                          .delete_sign_col = C_DS};
-}
-
-static stor_schema
-dup_schema(void)
-{
-    dup_cols[0] = (stor_column_desc){1, cat_type_make(CAT_T_BIGINT), true, false};
-    dup_cols[1] = (stor_column_desc){2, cat_type_varchar(32), false, true};
-    return (stor_schema){.table_id = 2,
-                         .keys = CAT_KEYS_DUP,
-                         .ncols = 2,
-                         .cols = dup_cols,
-                         .nkeys = 1,
-                         .seq_col = -1,
-                         .delete_sign_col = -1};
 }
 
 /* ---- building vectors ---- */
@@ -262,17 +164,6 @@ put_range(stor_writer *w, const stor_schema *sc, int64_t from, int64_t to, int64
     mem_free(rows);
 }
 
-static uint64_t
-commit(env *v, stor_writer *w)
-{
-    db_error e;
-    db_error_clear(&e);
-    uint64_t tso = 0;
-    cr_assert_eq(stor_writer_commit(w, v->tso, &tso, &e), DB_OK, "%s", e.msg);
-    stor_writer_free(w);
-    return tso;
-}
-
 /* ---- reading back ---- */
 
 typedef struct seen_row {
@@ -285,7 +176,7 @@ typedef struct seen_row {
 /* Every visible row of tablet (partition PART, bucket) at its current version, in storage order;
  * *nout rows, heap array. Delete-sign rows are included (scans filter them). */
 static seen_row *
-read_visible(env *v, const stor_schema *sc, uint32_t bucket, size_t *nout)
+read_visible(stu_env *v, const stor_schema *sc, uint32_t bucket, size_t *nout)
 {
     stor_tablet *t = stor_engine_tablet(v->eng, stor_tablet_id_of(PART, bucket), false);
     cr_assert_not_null(t);
@@ -369,7 +260,7 @@ find_key(const seen_row *rows, size_t n, int64_t k)
 }
 
 static size_t
-pk_count(env *v, uint32_t bucket)
+pk_count(stu_env *v, uint32_t bucket)
 {
     stor_tablet *t = stor_engine_tablet(v->eng, stor_tablet_id_of(PART, bucket), false);
     bool *ready = NULL;
@@ -382,9 +273,9 @@ TestSuite(stor_writer, .init = setup, .fini = teardown);
 
 Test(stor_writer, dup_sorted_per_tablet)
 {
-    env v;
+    stu_env v;
     env_open(&v);
-    stor_schema sc = dup_schema();
+    stor_schema sc = stu_dup_schema();
     stor_writer *w = stor_writer_new(v.eng);
     cr_assert(stor_writer_empty(w));
     arena *a = arena_new(0);
@@ -405,7 +296,7 @@ Test(stor_writer, dup_sorted_per_tablet)
                      "%s", e.msg);
     }
     cr_assert_eq(stor_writer_rows(w), 300);
-    uint64_t tso = commit(&v, w);
+    uint64_t tso = stu_commit_writer(&v, w);
     cr_assert_gt(tso, 0);
     for (uint32_t bucket = 0; bucket < 2; bucket++) {
         stor_tablet *t = stor_engine_tablet(v.eng, stor_tablet_id_of(PART, bucket), false);
@@ -434,7 +325,7 @@ Test(stor_writer, dup_sorted_per_tablet)
     const char *s1 = "x";
     stor_vec cols[2] = {vec_i64(a, &k1, 1), vec_str(a, &s1, 1)};
     cr_assert_eq(stor_writer_put(w, &sc, PART, 0, cols, 1, NULL, &e), DB_OK);
-    cr_assert_gt(commit(&v, w), tso);
+    cr_assert_gt(stu_commit_writer(&v, w), tso);
     stor_snapshot snap;
     stor_tablet_snapshot(stor_engine_tablet(v.eng, stor_tablet_id_of(PART, 0), false), &snap);
     cr_assert_eq(snap.version, 2);
@@ -447,7 +338,7 @@ Test(stor_writer, dup_sorted_per_tablet)
     uint32_t del[] = {0, 5, 6};
     cr_assert_eq(stor_writer_delete_rows(w, stor_tablet_id_of(PART, 0), rs0, 0, del, 3, &e), DB_OK);
     cr_assert_not(stor_writer_empty(w));
-    cr_assert_gt(commit(&v, w), 0);
+    cr_assert_gt(stu_commit_writer(&v, w), 0);
     stor_tablet *t0 = stor_engine_tablet(v.eng, stor_tablet_id_of(PART, 0), false);
     cr_assert_eq(stor_tablet_version(t0), 3);
     roaring_bitmap_t *d = stor_tablet_deleted(t0, rs0, 0, 3);
@@ -455,19 +346,19 @@ Test(stor_writer, dup_sorted_per_tablet)
     roaring_bitmap_free(d);
     /* Nothing pending: TSO 0, no record. */
     w = stor_writer_new(v.eng);
-    cr_assert_eq(commit(&v, w), 0);
+    cr_assert_eq(stu_commit_writer(&v, w), 0);
     arena_free(a);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stor_writer, mow_upsert_marks_old_rows)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc = mow_schema(false);
     stor_writer *w = stor_writer_new(v.eng);
     put_range(w, &sc, 0, 1000, 1);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     cr_assert_eq(pk_count(&v, 0), 1000);
     stor_tablet *t = stor_engine_tablet(v.eng, stor_tablet_id_of(PART, 0), false);
     stor_snapshot s1;
@@ -478,7 +369,7 @@ Test(stor_writer, mow_upsert_marks_old_rows)
     w = stor_writer_new(v.eng);
     put_range(w, &sc, 1000, 1500, 10); /* out of order across puts */
     put_range(w, &sc, 500, 1000, 10);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     cr_assert_eq(stor_tablet_version(t), 2);
     roaring_bitmap_t *d1 = stor_tablet_deleted(t, rs1, 0, 1);
     cr_assert_eq(roaring_bitmap_get_cardinality(d1), 0);
@@ -498,21 +389,21 @@ Test(stor_writer, mow_upsert_marks_old_rows)
         cr_assert_eq(r->r.v, k < 500 ? k : k * 10);
     }
     mem_free(rows);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stor_writer, mow_delete_sign)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc = mow_schema(false);
     stor_writer *w = stor_writer_new(v.eng);
     put_range(w, &sc, 0, 10, 1);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     w = stor_writer_new(v.eng);
     row dels[] = {{2, NUL, NULL, NUL, 1}, {3, NUL, NULL, NUL, 1}, {100, NUL, NULL, NUL, 1}};
     put_mow(w, &sc, 0, dels, 3, NULL);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     size_t n;
     seen_row *rows = read_visible(&v, &sc, 0, &n);
     cr_assert_eq(n, 11); /* 8 live rows + 3 delete-sign rows (stored, filtered by scans) */
@@ -530,7 +421,7 @@ Test(stor_writer, mow_delete_sign)
     w = stor_writer_new(v.eng);
     row again[] = {{2, 42, "back", NUL, 0}};
     put_mow(w, &sc, 0, again, 1, NULL);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     rows = read_visible(&v, &sc, 0, &n);
     const seen_row *r2 = find_key(rows, n, 2);
     cr_assert_not_null(r2);
@@ -538,12 +429,12 @@ Test(stor_writer, mow_delete_sign)
     cr_assert_eq(r2->r.ds, 0);
     cr_assert_eq(n, 11);
     mem_free(rows);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stor_writer, mow_sequence_column)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc = mow_schema(true);
     stor_writer *w = stor_writer_new(v.eng);
@@ -554,7 +445,7 @@ Test(stor_writer, mow_sequence_column)
             {4, 40, "g", 2, 0},   {4, 41, "h", 2, 0},   /* key 4: tie, later write wins */
     };
     put_mow(w, &sc, 0, b1, 8, NULL);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     size_t n;
     seen_row *rows = read_visible(&v, &sc, 0, &n);
     cr_assert_eq(n, 4);
@@ -567,7 +458,7 @@ Test(stor_writer, mow_sequence_column)
     w = stor_writer_new(v.eng);
     row b2[] = {{1, 99, "z", 4, 0}, {4, 44, "y", 2, 0}};
     put_mow(w, &sc, 0, b2, 2, NULL);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     stor_tablet *t = stor_engine_tablet(v.eng, stor_tablet_id_of(PART, 0), false);
     stor_snapshot snap;
     stor_tablet_snapshot(t, &snap);
@@ -587,28 +478,28 @@ Test(stor_writer, mow_sequence_column)
     w = stor_writer_new(v.eng);
     row b3[] = {{1, 98, "w", 1, 0}};
     put_mow(w, &sc, 0, b3, 1, NULL);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     stor_tablet_snapshot(t, &snap);
     cr_assert_eq(snap.nrowsets, 2);
     stor_snapshot_destroy(&snap);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stor_writer, mow_partial_update)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc = mow_schema(false);
     stor_writer *w = stor_writer_new(v.eng);
     put_range(w, &sc, 0, 10, 1);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     w = stor_writer_new(v.eng);
     bool given[NCOLS] = {true, true, false, false, true}; /* k, v, delete sign */
     row upd[] = {{3, 333, "ignored", NUL, 0}, {20, 2020, "new", NUL, 0}};
     put_mow(w, &sc, 0, upd, 2, given);
     row full[] = {{5, 555, NULL, NUL, 0}}; /* a full row in the same commit */
     put_mow(w, &sc, 0, full, 1, NULL);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     size_t n;
     seen_row *rows = read_visible(&v, &sc, 0, &n);
     cr_assert_eq(n, 11);
@@ -630,7 +521,7 @@ Test(stor_writer, mow_partial_update)
     row ps[] = {{6, -1, "six", 9, 0}, {40, -1, "forty", 9, 0}};
     put_mow(w, &sc, 0, pv, 2, give_v);
     put_mow(w, &sc, 0, ps, 2, give_s);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     rows = read_visible(&v, &sc, 0, &n);
     cr_assert_eq(n, 12);
     const seen_row *r6 = find_key(rows, n, 6);
@@ -642,21 +533,21 @@ Test(stor_writer, mow_partial_update)
     cr_assert_str_eq(r40->r.s, "forty");
     cr_assert_eq(r40->r.seq, 9); /* a new key: the vectors' value */
     mem_free(rows);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stor_writer, restart_builds_pkindex_lazily)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc = mow_schema(false);
     stor_writer *w = stor_writer_new(v.eng);
     put_range(w, &sc, 0, 100, 1);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     w = stor_writer_new(v.eng);
     put_range(w, &sc, 0, 10, 2); /* marks rows 0..9 of the first rowset */
-    commit(&v, w);
-    env_close(&v);
+    stu_commit_writer(&v, w);
+    stu_env_close(&v);
 
     env_open(&v);
     stor_tablet *t = stor_engine_tablet(v.eng, stor_tablet_id_of(PART, 0), false);
@@ -670,7 +561,7 @@ Test(stor_writer, restart_builds_pkindex_lazily)
     cr_assert_eq(s0.nrowsets, 2);
     w = stor_writer_new(v.eng);
     put_range(w, &sc, 5, 150, 3);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     cr_assert_eq(pk_count(&v, 0), 150);
     stor_snapshot s1;
     stor_tablet_snapshot(t, &s1);
@@ -693,19 +584,19 @@ Test(stor_writer, restart_builds_pkindex_lazily)
         cr_assert_eq(find_key(rows, n, k)->r.v, k < 5 ? k * 2 : k * 3);
     }
     mem_free(rows);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stor_writer, rollback_and_failed_commit_leave_no_files)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc = mow_schema(false);
     stor_writer *w = stor_writer_new(v.eng);
     put_range(w, &sc, 0, 100, 1);
     cr_assert_not(stor_writer_empty(w));
     stor_writer_free(w); /* ROLLBACK */
-    cr_assert_eq(count_files(datadir), 0);
+    cr_assert_eq(stu_count_files(stu_datadir), 0);
 
     /* A NULL in the NOT NULL key column fails the segment writer: no files, nothing published. */
     w = stor_writer_new(v.eng);
@@ -719,18 +610,18 @@ Test(stor_writer, rollback_and_failed_commit_leave_no_files)
     cr_assert_eq(tso, 0);
     cr_assert_neq(e.code, 0);
     stor_writer_free(w);
-    cr_assert_eq(count_files(datadir), 0);
+    cr_assert_eq(stu_count_files(stu_datadir), 0);
     stor_tablet *t = stor_engine_tablet(v.eng, stor_tablet_id_of(PART, 0), false);
     cr_assert_eq(stor_tablet_version(t), 0);
 
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 /* AGGREGATE KEY: rows of one key in one commit fold into one row by the columns' functions
  * (v SUM with NULLs skipped, s REPLACE = last written, seq MAX, ds MIN); other keys stay. */
 Test(stor_writer, aggregate_key_fold)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema agg = mow_schema(false);
     agg.keys = CAT_KEYS_AGG;
@@ -747,7 +638,7 @@ Test(stor_writer, aggregate_key_fold)
     row rows[] = {{7, 10, "a", 3, 5},   {2, NUL, "x", NUL, 1}, {7, 5, "b", 9, 2},
                   {7, NUL, NULL, 4, 7}, {2, NUL, "y", 1, 0},   {9, 1, "z", 1, 1}};
     put_mow(w, &agg, 0, rows, 6, NULL);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     size_t n;
     seen_row *got = read_visible(&v, &agg, 0, &n);
     cr_assert_eq(n, 3);
@@ -764,7 +655,7 @@ Test(stor_writer, aggregate_key_fold)
     cr_assert_eq(got[2].r.k, 9);
     cr_assert_eq(got[2].r.v, 1);
     mem_free(got);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 /* ---- a custom stage ---- */
@@ -802,7 +693,7 @@ record_stage(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
 
 Test(stor_writer, added_stage_sees_ops_and_before_values)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stage_seen seen;
     memset(&seen, 0, sizeof seen);
@@ -811,7 +702,7 @@ Test(stor_writer, added_stage_sees_ops_and_before_values)
     stor_schema sc = mow_schema(false);
     stor_writer *w = stor_writer_new(v.eng);
     put_range(w, &sc, 0, 10, 1);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     cr_assert_eq(seen.calls, 1);
     cr_assert_not(seen.has_old_cols);
     for (uint32_t r = 0; r < 10; r++) {
@@ -822,7 +713,7 @@ Test(stor_writer, added_stage_sees_ops_and_before_values)
     put_range(w, &sc, 5, 15, 100);
     row del[] = {{0, NUL, NULL, NUL, 1}};
     put_mow(w, &sc, 0, del, 1, NULL);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     cr_assert_eq(seen.calls, 2);
     cr_assert_eq(seen.n, 11);
     cr_assert(seen.has_old_cols);
@@ -842,12 +733,12 @@ Test(stor_writer, added_stage_sees_ops_and_before_values)
             cr_assert_eq(seen.old_v[r], NUL);
         }
     }
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stor_writer, hundred_thousand_rows)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc = mow_schema(false);
     stor_writer *w = stor_writer_new(v.eng);
@@ -864,7 +755,7 @@ Test(stor_writer, hundred_thousand_rows)
     }
     mem_free(rows);
     cr_assert_eq(stor_writer_rows(w), total);
-    commit(&v, w);
+    stu_commit_writer(&v, w);
     cr_assert_eq(pk_count(&v, 0), total);
     size_t n;
     seen_row *seen = read_visible(&v, &sc, 0, &n);
@@ -874,13 +765,13 @@ Test(stor_writer, hundred_thousand_rows)
         cr_assert_eq(seen[i].r.v, (int64_t)i + 1);
     }
     mem_free(seen);
-    env_close(&v);
+    stu_env_close(&v);
 }
 
 /* ---- concurrent writers of one MoW tablet ---- */
 
 typedef struct thr_arg {
-    env *v;
+    stu_env *v;
     const stor_schema *sc;
     int id;
     int failures;
@@ -907,7 +798,7 @@ writer_thread(void *p)
 
 Test(stor_writer, concurrent_writers_keep_one_row_per_key)
 {
-    env v;
+    stu_env v;
     env_open(&v);
     stor_schema sc = mow_schema(false);
     pthread_t th[4];
@@ -935,5 +826,5 @@ Test(stor_writer, concurrent_writers_keep_one_row_per_key)
                   k);
     }
     mem_free(rows);
-    env_close(&v);
+    stu_env_close(&v);
 }
