@@ -19,6 +19,7 @@
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define YYNOERRORRECOVERY 1
 #define YYPARSEFREENEVERNULL 1
@@ -899,6 +900,27 @@ expr(A) ::= fname(N) LP exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = pl
 expr(A) ::= fname(N) LP DISTINCT exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = plan_ast_agg(pp, &N, true, L, O, NULL, S.z ? &S : NULL, &R); }
 expr(A) ::= fname(N) LP exprlist(L) ID(W) STRING(S) RP(R). { A = plan_ast_agg(pp, &N, false, L, NULL, &W, &S, &R); }
 expr(A) ::= fname(N) LP DISTINCT exprlist(L) ID(W) STRING(S) RP(R). { A = plan_ast_agg(pp, &N, true, L, NULL, &W, &S, &R); }
+/* Window functions: f(...) OVER ([PARTITION BY ...] [ORDER BY ...] [ROWS|RANGE frame]).
+ * OVER is reserved (MySQL 8); ROWS, RANGE, UNBOUNDED, PRECEDING, FOLLOWING, CURRENT, ROW are
+ * plain words checked by the builders. */
+expr(A) ::= fname(N) LP RP(E) OVER LP wspec(W) RP(R). { A = plan_ast_window(pp, plan_ast_func(pp, &N, NULL, NULL, &E, true), W, &R); }
+expr(A) ::= fname(N) LP exprlist(L) RP(E) OVER LP wspec(W) RP(R). { A = plan_ast_window(pp, plan_ast_func(pp, &N, NULL, L, &E, true), W, &R); }
+expr(A) ::= fname(N) LP STAR(S) RP(E) OVER LP wspec(W) RP(R). { A = plan_ast_window(pp, plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &E, true), W, &R); }
+%type wspec {plan_window_spec *}
+wspec(A) ::= wpart(P) worder(O) wframe(F). { A = plan_ast_window_spec(pp, P, O, F); }
+%type wpart {plan_ast_list *}
+wpart(A) ::= . { A = NULL; }
+wpart(A) ::= PARTITION BY exprlist(L). { A = L; }
+%type worder {plan_ast_list *}
+worder(A) ::= . { A = NULL; }
+worder(A) ::= ORDER BY gcorder(O). { A = O; }
+%type wframe {plan_window_frame}
+wframe(A) ::= . { memset(&A, 0, sizeof A); }
+wframe(A) ::= ID(U) wbound(S). { plan_frame_bound e = {PLAN_FB_CURRENT, 0}; A = plan_ast_frame(pp, &U, S, e); }
+wframe(A) ::= ID(U) BETWEEN wbound(S) AND wbound(E). { A = plan_ast_frame(pp, &U, S, E); }
+%type wbound {plan_frame_bound}
+wbound(A) ::= ID(X) ID(Y). { A = plan_ast_fbound(pp, &X, &Y); }
+wbound(A) ::= INTNUM(X) ID(Y). { A = plan_ast_fbound(pp, &X, &Y); }
 %type gcorder {plan_ast_list *}
 gcorder(A) ::= expr(X) dir_opt(D). { A = plan_ast_order_add(pp, NULL, X, D != 0); }
 gcorder(A) ::= gcorder(L) COMMA expr(X) dir_opt(D). { A = plan_ast_order_add(pp, L, X, D != 0); }

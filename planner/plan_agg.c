@@ -2,18 +2,21 @@
  * plan_agg.c: hash aggregation. The group hash table (plan_aht: typed keys hashed with xxHash
  * over a canonical form, open addressing, entries in an arena) and the aggregate operator
  * over it: GROUP BY keys, COUNT / SUM / AVG / MIN / MAX / GROUP_CONCAT / ANY_VALUE / STDDEV
- * and VARIANCE families / BIT_AND / BIT_OR / BIT_XOR, DISTINCT arguments through one more
- * table per aggregate keyed by (group, arguments). See README.md §Executor. */
+ * and VARIANCE families / BIT_AND / BIT_OR / BIT_XOR, the Doris bitmap (CRoaring) and
+ * collection aggregates, DISTINCT arguments through one more table per aggregate keyed by
+ * (group, arguments). See README.md §Executor and §Aggregation. */
 #include "planner/plan_exec_int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "common/mem.h"
+#include "planner/plan_func_int.h"
 
 /* ---- the hash table ---- */
 
@@ -259,7 +262,8 @@ typedef struct agg_state {
     double m2;
     uint64_t bits; /* BIT_* */
     gc_item *head, *tail;
-    size_t gc_len; /* GROUP_CONCAT: bytes of the values so far */
+    size_t gc_len;        /* GROUP_CONCAT, ARRAY_AGG: bytes of the values so far */
+    roaring_bitmap_t *bm; /* BITMAP_*: heap, freed at close; NULL until the first value */
 } agg_state;
 
 typedef struct op_hashagg {
@@ -294,6 +298,10 @@ static int gc_add(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_v
                   db_error *err);
 static int gc_final(op_hashagg *g, const plan_agg *ag, agg_state *st, plan_value *out);
 static int set_string(op_hashagg *g, agg_state *st, const plan_value *v);
+static int bitmap_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *v,
+                       db_error *err);
+static void arr_add(op_hashagg *g, agg_state *st, const plan_value *v);
+static void arr_final(op_hashagg *g, agg_state *st, plan_value *out);
 static uint32_t agg_nargs(const plan_agg *ag);
 static const plan_expr *agg_arg(const plan_agg *ag, uint32_t i);
 
@@ -362,6 +370,14 @@ hashagg_close(plan_op *op)
 {
     op_hashagg *g = (op_hashagg *)op;
     if (g->has_ht) {
+        for (uint32_t e = 0; e < g->ht.n; e++) {
+            agg_state *sts = plan__aht_payload(&g->ht, e);
+            for (uint32_t i = 0; i < g->naggs; i++) {
+                if (sts[i].bm) {
+                    roaring_bitmap_free(sts[i].bm);
+                }
+            }
+        }
         for (uint32_t i = 0; i < g->naggs; i++) {
             if (g->aggs[i].distinct) {
                 plan__aht_destroy(&g->dist[i]);
@@ -494,8 +510,167 @@ agg_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *arg
     }
     case PLAN_AGG_GROUP_CONCAT:
         return gc_add(g, ag, st, args, err);
+    case PLAN_AGG_BITMAP_UNION:
+    case PLAN_AGG_BITMAP_UNION_COUNT:
+    case PLAN_AGG_BITMAP_INTERSECT:
+    case PLAN_AGG_BITMAP_AGG:
+        return bitmap_step(g, ag, st, v, err);
+    case PLAN_AGG_ARRAY_AGG:
+    case PLAN_AGG_COLLECT_SET:
+        arr_add(g, st, v);
+        if (aht_bytes(&g->ht) > g->ht.limit) {
+            return db_error_set(err, ER_AGG_MEMORY_LIMIT, (unsigned long long)(g->ht.limit >> 20));
+        }
+        return DB_OK;
     }
     return DB_OK;
+}
+
+/* ---- Doris bitmap and collection aggregates ---- */
+
+/* Fold one non-NULL value into st->bm: a bitmap (the UNION / INTERSECT family; a string that
+ * is not one fails with ER_WRONG_ARGUMENTS) or an element (BITMAP_AGG: values TO_BITMAP would
+ * reject are skipped). */
+static int
+bitmap_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *v, db_error *err)
+{
+    plan_ectx *cx = g->base.cx;
+    if (ag->kind == PLAN_AGG_BITMAP_AGG) {
+        uint32_t x;
+        if (plan__bitmap_elem(cx, v, &x)) {
+            if (!st->bm) {
+                st->bm = roaring_bitmap_create();
+            }
+            roaring_bitmap_add(st->bm, x);
+        }
+        st->cnt++;
+        return DB_OK;
+    }
+    const char *s;
+    size_t len;
+    plan__v_string(cx, v, &s, &len);
+    roaring_bitmap_t *in = plan__bitmap_decode(s, len);
+    if (!in) {
+        return db_error_set(err, ER_WRONG_ARGUMENTS, "a bitmap function (not a bitmap value)");
+    }
+    if (!st->bm) {
+        st->bm = in; /* the first value: the union and the intersection alike */
+    } else {
+        if (ag->kind == PLAN_AGG_BITMAP_INTERSECT) {
+            roaring_bitmap_and_inplace(st->bm, in);
+        } else {
+            roaring_bitmap_or_inplace(st->bm, in);
+        }
+        roaring_bitmap_free(in);
+    }
+    st->cnt++;
+    return DB_OK;
+}
+
+/* Append v's element text to the list (table arena): numbers as they print, strings and
+ * temporal values in double quotes, as Doris prints array elements. */
+static void
+arr_add(op_hashagg *g, agg_state *st, const plan_value *v)
+{
+    plan_ectx *cx = g->base.cx;
+    const char *s;
+    size_t len;
+    plan__v_string(cx, v, &s, &len);
+    bool quote = v->kind == PV_STRING || v->kind == PV_DATE || v->kind == PV_DATETIME ||
+                 v->kind == PV_TIME;
+    gc_item *it = arena_alloc(g->ht.a, sizeof *it);
+    char *buf = arena_alloc(g->ht.a, len + 3);
+    size_t o = 0;
+    if (quote) {
+        buf[o++] = '"';
+    }
+    if (len) {
+        memcpy(buf + o, s, len);
+    }
+    o += len;
+    if (quote) {
+        buf[o++] = '"';
+    }
+    it->s = buf;
+    it->len = o;
+    it->next = NULL;
+    it->ord = NULL;
+    if (st->tail) {
+        st->tail->next = it;
+    } else {
+        st->head = it;
+    }
+    st->tail = it;
+    st->cnt++;
+    st->gc_len += o;
+}
+
+/* "[a, b, c]" in the batch arena; "[]" for no values. */
+static void
+arr_final(op_hashagg *g, agg_state *st, plan_value *out)
+{
+    size_t total = 2 + st->gc_len + (st->cnt ? (st->cnt - 1) * 2 : 0);
+    char *buf = arena_alloc(g->base.ba, total + 1);
+    size_t o = 0;
+    buf[o++] = '[';
+    for (gc_item *it = st->head; it; it = it->next) {
+        if (it != st->head) {
+            buf[o++] = ',';
+            buf[o++] = ' ';
+        }
+        if (it->len) {
+            memcpy(buf + o, it->s, it->len);
+        }
+        o += it->len;
+    }
+    buf[o++] = ']';
+    buf[o] = '\0';
+    *out = plan__v_str(buf, o);
+}
+
+bool
+plan__agg_doris_kind(const char *lname, plan_agg *ag)
+{
+    static const struct {
+        const char *name;
+        plan_agg_kind kind;
+    } names[] = {
+            {"bitmap_union", PLAN_AGG_BITMAP_UNION},
+            {"bitmap_union_count", PLAN_AGG_BITMAP_UNION_COUNT},
+            {"bitmap_intersect", PLAN_AGG_BITMAP_INTERSECT},
+            {"bitmap_agg", PLAN_AGG_BITMAP_AGG},
+            {"array_agg", PLAN_AGG_ARRAY_AGG},
+            {"collect_list", PLAN_AGG_ARRAY_AGG},
+            {"collect_set", PLAN_AGG_COLLECT_SET},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcasecmp(lname, names[i].name) != 0) {
+            continue;
+        }
+        if (!ag) {
+            return true;
+        }
+        ag->kind = names[i].kind;
+        switch (ag->kind) {
+        case PLAN_AGG_BITMAP_UNION_COUNT:
+            plan__type_bigint(&ag->t, 20, false);
+            ag->vk = PV_INT;
+            break;
+        case PLAN_AGG_ARRAY_AGG:
+        case PLAN_AGG_COLLECT_SET:
+            plan__type_string(&ag->t, 65535, false);
+            ag->vk = PV_STRING;
+            ag->distinct |= ag->kind == PLAN_AGG_COLLECT_SET;
+            break;
+        default: /* a bitmap, never NULL */
+            plan__type_string(&ag->t, 65535, false);
+            ag->t.is_binary = true;
+            ag->vk = PV_STRING;
+            break;
+        }
+        return true;
+    }
+    return false;
 }
 
 /* Append one GROUP_CONCAT value: its arguments' text concatenated, and its ORDER BY values
@@ -725,6 +900,21 @@ agg_final(op_hashagg *g, const plan_agg *ag, agg_state *st, plan_value *out, db_
         return DB_OK;
     case PLAN_AGG_GROUP_CONCAT:
         return gc_final(g, ag, st, out);
+    case PLAN_AGG_BITMAP_UNION_COUNT:
+        *out = plan__v_int(st->bm ? (int64_t)roaring_bitmap_get_cardinality(st->bm) : 0);
+        return DB_OK;
+    case PLAN_AGG_BITMAP_UNION:
+    case PLAN_AGG_BITMAP_INTERSECT:
+    case PLAN_AGG_BITMAP_AGG:
+        if (!st->bm) {
+            st->bm = roaring_bitmap_create(); /* empty input: the empty bitmap */
+        }
+        *out = plan__bitmap_value(g->base.ba, st->bm);
+        return DB_OK;
+    case PLAN_AGG_ARRAY_AGG:
+    case PLAN_AGG_COLLECT_SET:
+        arr_final(g, st, out);
+        return DB_OK;
     }
     return DB_OK;
 }
@@ -903,6 +1093,12 @@ static const char *const agg_names[] = {
         [PLAN_AGG_BIT_AND] = "BIT_AND",
         [PLAN_AGG_BIT_OR] = "BIT_OR",
         [PLAN_AGG_BIT_XOR] = "BIT_XOR",
+        [PLAN_AGG_BITMAP_UNION] = "BITMAP_UNION",
+        [PLAN_AGG_BITMAP_UNION_COUNT] = "BITMAP_UNION_COUNT",
+        [PLAN_AGG_BITMAP_INTERSECT] = "BITMAP_INTERSECT",
+        [PLAN_AGG_BITMAP_AGG] = "BITMAP_AGG",
+        [PLAN_AGG_ARRAY_AGG] = "ARRAY_AGG",
+        [PLAN_AGG_COLLECT_SET] = "COLLECT_SET",
 };
 
 /* An expression over the child's row; SELECT DISTINCT's synthesized column references have

@@ -344,9 +344,26 @@ plan__bind_column(const plan_bind_col *cols, int slot, plan_expr *e)
     e->nargs = 0;
 }
 
-static const char *const aggregates[] = {"count",        "sum",      "avg",    "min",     "max",
-                                         "group_concat", "bit_and",  "bit_or", "bit_xor", "std",
-                                         "stddev",       "variance", NULL};
+static const char *const aggregates[] = {"count",
+                                         "sum",
+                                         "avg",
+                                         "min",
+                                         "max",
+                                         "group_concat",
+                                         "bit_and",
+                                         "bit_or",
+                                         "bit_xor",
+                                         "std",
+                                         "stddev",
+                                         "variance",
+                                         "bitmap_union",
+                                         "bitmap_union_count",
+                                         "bitmap_intersect",
+                                         "bitmap_agg",
+                                         "array_agg",
+                                         "collect_list",
+                                         "collect_set",
+                                         NULL};
 
 static int
 analyze_func(actx *ac, const plan_ast *x, plan_expr *e, db_error *err)
@@ -509,6 +526,11 @@ analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err)
         return analyze_func(ac, x, e, err);
     case PA_STAR:
         return db_error_set(err, ER_NO_TABLES_USED);
+    case PA_WINDOW: { /* only the select list and ORDER BY bind window results (plan_window.c) */
+        char *lname = arena_strdup(cx->a, x->name);
+        str_lower(lname, strlen(lname));
+        return db_error_set(err, ER_WINDOW_INVALID_WINDOW_FUNC_USE, lname);
+    }
     case PA_PARAM:
         analyze_param(ac, x, e);
         return DB_OK;

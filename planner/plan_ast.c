@@ -625,6 +625,92 @@ plan_ast_order_add(plan_parse *pp, plan_ast_list *l, plan_ast *x, bool desc)
     return l;
 }
 
+/* ---- Window functions ---- */
+
+plan_ast *
+plan_ast_window(plan_parse *pp, plan_ast *fn, plan_window_spec *w, const plan_token *rp)
+{
+    uint32_t n = fn->nargs + w->npart + w->norder;
+    plan_ast **args = arena_calloc(pp->a, n + 1, sizeof *args);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < fn->nargs; i++) {
+        args[k++] = fn->args[i];
+    }
+    for (uint32_t i = 0; i < w->npart; i++) {
+        args[k++] = w->part->items[i];
+    }
+    for (uint32_t i = 0; i < w->norder; i++) {
+        args[k++] = w->order->items[i];
+    }
+    w->nfargs = fn->nargs;
+    fn->kind = PA_WINDOW;
+    fn->args = args;
+    fn->nargs = n;
+    fn->win = w;
+    fn->end = rp->off + rp->n;
+    return fn;
+}
+
+plan_window_spec *
+plan_ast_window_spec(plan_parse *pp, plan_ast_list *part, plan_ast_list *order,
+                     plan_window_frame frame)
+{
+    plan_window_spec *w = arena_calloc(pp->a, 1, sizeof *w);
+    w->part = part;
+    w->order = order;
+    w->npart = part ? part->n : 0;
+    w->norder = order ? order->n : 0;
+    w->desc_mask = order ? order->desc_mask : 0;
+    w->frame = frame;
+    return w;
+}
+
+plan_window_frame
+plan_ast_frame(plan_parse *pp, const plan_token *unit, plan_frame_bound start, plan_frame_bound end)
+{
+    plan_window_frame f;
+    memset(&f, 0, sizeof f);
+    if (word_is(unit, "ROWS")) {
+        f.unit = 1;
+    } else if (word_is(unit, "RANGE")) {
+        f.unit = 2;
+    } else {
+        syntax_error_at(pp, unit);
+    }
+    f.start = start;
+    f.end = end;
+    return f;
+}
+
+plan_frame_bound
+plan_ast_fbound(plan_parse *pp, const plan_token *a, const plan_token *b)
+{
+    plan_frame_bound fb = {PLAN_FB_CURRENT, 0};
+    if (a->type == TK_INTNUM) {
+        fb.n = plan_ast_uint(pp, a);
+        if (word_is(b, "PRECEDING")) {
+            fb.kind = PLAN_FB_PRECEDING;
+        } else if (word_is(b, "FOLLOWING")) {
+            fb.kind = PLAN_FB_FOLLOWING;
+        } else {
+            syntax_error_at(pp, b);
+        }
+    } else if (word_is(a, "UNBOUNDED")) {
+        if (word_is(b, "PRECEDING")) {
+            fb.kind = PLAN_FB_UNBOUNDED_PRECEDING;
+        } else if (word_is(b, "FOLLOWING")) {
+            fb.kind = PLAN_FB_UNBOUNDED_FOLLOWING;
+        } else {
+            syntax_error_at(pp, b);
+        }
+    } else if (!word_is(a, "CURRENT")) {
+        syntax_error_at(pp, a);
+    } else if (!word_is(b, "ROW")) {
+        syntax_error_at(pp, b);
+    }
+    return fb;
+}
+
 plan_token
 plan_ast_gcsep(plan_parse *pp, const plan_token *word, const plan_token *str)
 {

@@ -193,6 +193,13 @@ typedef enum plan_agg_kind {
     PLAN_AGG_BIT_AND,
     PLAN_AGG_BIT_OR,
     PLAN_AGG_BIT_XOR,
+    /* Doris bitmap and collection aggregates (README.md §Aggregation); NULL inputs ignored. */
+    PLAN_AGG_BITMAP_UNION,       /* bitmap (binary string) of the union; empty input: empty */
+    PLAN_AGG_BITMAP_UNION_COUNT, /* cardinality of the union; empty input: 0 */
+    PLAN_AGG_BITMAP_INTERSECT,   /* bitmap of the intersection; empty input: empty */
+    PLAN_AGG_BITMAP_AGG,         /* bitmap of the integer values */
+    PLAN_AGG_ARRAY_AGG,          /* ARRAY_AGG / COLLECT_LIST: text "[1, 2]"; empty: "[]" */
+    PLAN_AGG_COLLECT_SET,        /* as ARRAY_AGG over distinct values (distinct is set) */
 } plan_agg_kind;
 
 typedef struct plan_agg {
@@ -219,6 +226,10 @@ typedef struct plan_agg {
  * ER_AGG_MEMORY_LIMIT. */
 plan_op *plan__op_hashagg(plan_ectx *cx, plan_op *child, plan_expr *const *keys, uint32_t nkeys,
                           const plan_agg *aggs, uint32_t naggs);
+/* The Doris bitmap / collection aggregate named lname (any case): with ag not NULL, sets
+ * ag->kind, ag->t, ag->vk (and ag->distinct for COLLECT_SET) from ag->arg (analysed). False
+ * for any other name; never fails. For the aggregate table of plan_select.c. */
+bool plan__agg_doris_kind(const char *lname, plan_agg *ag);
 /* plan__op_hashagg without keys: one row of aggregates over all child rows. */
 plan_op *plan__op_agg(plan_ectx *cx, plan_op *child, const plan_agg *aggs, uint32_t n);
 
@@ -254,6 +265,44 @@ int plan__aht_upsert(plan_aht *h, const plan_value *keys, void **payload, bool *
 /* Entry i (insertion order): its keys and payload. */
 const plan_value *plan__aht_keys(const plan_aht *h, uint32_t i);
 void *plan__aht_payload(const plan_aht *h, uint32_t i);
+
+/* ======================================================================================
+ * Window functions (plan_window.c). See README.md §Executor (window).
+ * ====================================================================================== */
+
+typedef enum plan_win_kind {
+    PLAN_WIN_ROW_NUMBER,
+    PLAN_WIN_RANK,
+    PLAN_WIN_DENSE_RANK,
+    PLAN_WIN_LAG,
+    PLAN_WIN_LEAD,
+    PLAN_WIN_AGG, /* agg: COUNT_STAR, COUNT, SUM, AVG, MIN or MAX over the frame */
+} plan_win_kind;
+
+/* One window function; expressions are over the window operator's input columns. */
+typedef struct plan_window_fn {
+    plan_win_kind kind;
+    plan_agg_kind agg;
+    const plan_expr *arg;   /* aggregate argument / LAG-LEAD value; NULL for COUNT(*), ranks */
+    const plan_expr *dflt;  /* LAG / LEAD default, or NULL (NULL default) */
+    uint64_t offset;        /* LAG / LEAD rows */
+    plan_expr *const *part; /* PARTITION BY */
+    uint32_t npart;
+    plan_expr *const *order; /* ORDER BY */
+    const bool *desc;
+    uint32_t norder;
+    plan_window_frame frame; /* unit 0: the default frame */
+    plan_xtype t;            /* result type */
+    plan_vkind vk;           /* result kind */
+} plan_window_fn;
+
+/* The child's rows with one more column per function (child columns first). Pulls the whole
+ * input into the statement arena, sorts it per function by (partition keys, order keys; NULL
+ * smallest) and computes each function over its partition and frame (MySQL 8 semantics:
+ * the default frame with ORDER BY is RANGE UNBOUNDED PRECEDING .. CURRENT ROW, peers
+ * included; without ORDER BY the whole partition). Rows come out in the last function's
+ * order. */
+plan_op *plan__op_window(plan_ectx *cx, plan_op *child, const plan_window_fn *fns, uint32_t n);
 
 /* ======================================================================================
  * Joins (plan_join.c). See README.md §Executor (joins).

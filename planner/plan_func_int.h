@@ -9,6 +9,8 @@
 
 #include "planner/plan_int.h"
 
+#include <roaring/roaring.h>
+
 /* Name of the internal node `INTERVAL expr unit` (op = the unit's TK_* code); only the
  * grammar builds it, as the second argument of DATE_ADD & co. */
 #define PLAN_INTERVAL_FN "%interval"
@@ -84,5 +86,18 @@ int plan__ty_elt(plan_ectx *cx, plan_expr *e, db_error *err);
 uint32_t plan__crc32(const void *p, size_t n);
 /* MurmurHash3 x64_128, first 64 bits, as Doris's murmur_hash3_64 (seed 0). */
 uint64_t plan__murmur3_64(const void *p, size_t n, uint64_t seed);
+
+/* plan_func_bitmap.c: TO_BITMAP, BITMAP_COUNT, BITMAP_TO_STRING, BITMAP_FROM_STRING,
+ * BITMAP_CONTAINS, BITMAP_EMPTY, BITMAP_HASH. A bitmap value is a binary string holding the
+ * CRoaring portable serialization of a 32-bit roaring bitmap (README.md §Functions). */
+int plan__ty_bitmap(plan_ectx *cx, plan_expr *e, db_error *err);
+/* The bitmap serialized in s[0..len) (heap; roaring_bitmap_free it), or NULL when those bytes
+ * are not exactly one portable serialization. */
+roaring_bitmap_t *plan__bitmap_decode(const char *s, size_t len);
+/* bm (run-optimized in place) serialized as a binary string value in a. */
+plan_value plan__bitmap_value(arena *a, roaring_bitmap_t *bm);
+/* The bitmap element v stands for, as Doris TO_BITMAP reads it: an integer or a decimal-digit
+ * string in [0, UINT32_MAX]; false for NULL, negatives, larger values and other text. */
+bool plan__bitmap_elem(plan_ectx *cx, const plan_value *v, uint32_t *out);
 
 #endif

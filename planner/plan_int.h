@@ -80,6 +80,9 @@ typedef enum plan_ast_kind {
     PA_COLLATE,       /* args[0] COLLATE name */
     PA_STAR,          /* a bare star argument, as in COUNT(*) */
     PA_PARAM,         /* '?' placeholder: op = its 0-based number in source order */
+    PA_WINDOW,        /* name(...) OVER (...): win describes the window; args = the call's
+                         win->nfargs arguments, then win->npart PARTITION BY expressions, then
+                         win->norder ORDER BY expressions (plan_window.c) */
     PA_SUBQUERY,      /* (SELECT ...) in an expression: op = PLAN_SUBQ_*, sub = its statement;
                          IN / ANY / ALL: args[0] the left operand, cmp the operator token,
                          negated for NOT IN (plan_subquery.c) */
@@ -115,6 +118,32 @@ typedef struct plan_cast {
 
 enum { PLAN_TRIM_BOTH = 0, PLAN_TRIM_LEADING = 1, PLAN_TRIM_TRAILING = 2 };
 
+/* A window frame bound (MySQL 8): UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING,
+ * UNBOUNDED FOLLOWING. */
+enum {
+    PLAN_FB_UNBOUNDED_PRECEDING,
+    PLAN_FB_PRECEDING,
+    PLAN_FB_CURRENT,
+    PLAN_FB_FOLLOWING,
+    PLAN_FB_UNBOUNDED_FOLLOWING,
+};
+typedef struct plan_frame_bound {
+    uint8_t kind; /* PLAN_FB_* */
+    uint64_t n;   /* rows for PRECEDING / FOLLOWING */
+} plan_frame_bound;
+/* unit 0: no frame clause (the default frame); 1 ROWS; 2 RANGE. */
+typedef struct plan_window_frame {
+    uint8_t unit;
+    plan_frame_bound start, end;
+} plan_window_frame;
+/* The OVER (...) clause of a PA_WINDOW node (statement arena). */
+typedef struct plan_window_spec {
+    uint32_t nfargs, npart, norder;     /* layout of the node's args */
+    uint64_t desc_mask;                 /* bit i set = ORDER BY item i DESC */
+    struct plan_ast_list *part, *order; /* as parsed; merged into args by plan_ast_window */
+    plan_window_frame frame;
+} plan_window_spec;
+
 typedef struct plan_ast plan_ast;
 struct plan_ast {
     plan_ast_kind kind;
@@ -139,6 +168,7 @@ struct plan_ast {
     const char *sep;                 /* decoded separator */
     size_t sep_len;
     struct plan_stmt *sub; /* PA_SUBQUERY: the nested SELECT */
+    plan_window_spec *win; /* PA_WINDOW: the window */
     int cmp;               /* PA_SUBQUERY ANY / ALL: comparison token (TK_EQ, TK_LT, ...) */
 };
 
@@ -432,6 +462,16 @@ int plan_ast_nulls(plan_parse *pp, const plan_token *nulls, const plan_token *wh
 plan_ast *plan_ast_agg(plan_parse *pp, const plan_token *name, bool distinct, plan_ast_list *args,
                        plan_ast_list *order, const plan_token *sepword, const plan_token *sepstr,
                        const plan_token *last);
+/* Window functions: fn (a plan_ast_func call) OVER (w) ending at rp becomes a PA_WINDOW node;
+ * the spec of PARTITION BY part, ORDER BY order (desc_mask) and frame; a frame of unit word
+ * ROWS / RANGE; a bound `UNBOUNDED PRECEDING|FOLLOWING`, `CURRENT ROW`, `n PRECEDING|FOLLOWING`
+ * (a is the first token, b the word). Wrong words are syntax errors at the word. */
+plan_ast *plan_ast_window(plan_parse *pp, plan_ast *fn, plan_window_spec *w, const plan_token *rp);
+plan_window_spec *plan_ast_window_spec(plan_parse *pp, plan_ast_list *part, plan_ast_list *order,
+                                       plan_window_frame frame);
+plan_window_frame plan_ast_frame(plan_parse *pp, const plan_token *unit, plan_frame_bound start,
+                                 plan_frame_bound end);
+plan_frame_bound plan_ast_fbound(plan_parse *pp, const plan_token *a, const plan_token *b);
 /* Append x to an ORDER BY list inside an aggregate, recording DESC in desc_mask. */
 plan_ast_list *plan_ast_order_add(plan_parse *pp, plan_ast_list *l, plan_ast *x, bool desc);
 /* Checks word is SEPARATOR; returns the STRING token str. */

@@ -3,7 +3,8 @@
  * catalog table), binds column references, expands stars, resolves GROUP BY / HAVING / ORDER BY
  * items, plans aggregated queries over the hash aggregate (plan_agg.c) and DISTINCT, builds the
  * operator tree
- *   scan -> filter -> [aggregate -> [filter HAVING]] -> project -> [distinct] -> [sort] -> [limit]
+ *   scan -> filter -> [aggregate -> [filter HAVING]] -> [window] -> project -> [distinct] -> [sort]
+ *   -> [limit]
  * and streams the result to the sink batch by batch. See README.md §Executor. */
 #include "planner/plan_ddl_int.h"
 #include "planner/plan_dml_int.h"
@@ -73,8 +74,9 @@ static bool is_agg_name(const char *name);
 static bool is_agg_call(const plan_ast *x);
 static bool has_agg(const plan_ast *x);
 static const plan_ast *nonagg_column(const plan_ast *x);
-static int order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, sel_list *sl,
-                      plan_sort_key **keys, db_error *err);
+static int order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft,
+                      const plan_bind_col *binds, uint32_t nb, sel_list *sl, plan_sort_key **keys,
+                      db_error *err);
 static int plan_distinct(plan_ectx *cx, const plan_stmt *st, const from_table *ft,
                          const sel_list *sl, const plan_sort_key *keys, plan_op **root,
                          db_error *err);
@@ -501,7 +503,7 @@ is_agg_name(const char *name)
             return true;
         }
     }
-    return false;
+    return plan__agg_doris_kind(name, NULL); /* BITMAP_UNION, COLLECT_LIST, ... */
 }
 
 static bool
@@ -857,6 +859,8 @@ agg_of(plan_ectx *cx, const from_table *ft, const plan_ast *x, plan_agg *ag, db_
             plan__type_double(&ag->t, true);
             ag->vk = PV_DOUBLE;
         }
+    } else if (plan__agg_doris_kind(lname, ag)) {
+        /* Doris's bitmap and collection aggregates: kind and result type set there */
     } else if (!strcmp(lname, "group_concat")) {
         ag->kind = PLAN_AGG_GROUP_CONCAT;
         int idx = plan__sysvar_find("group_concat_max_len");
@@ -907,6 +911,161 @@ agg_of(plan_ectx *cx, const from_table *ft, const plan_ast *x, plan_agg *ag, db_
         plan__type_double(&ag->t, true);
         ag->vk = PV_DOUBLE;
     }
+    return DB_OK;
+}
+
+/* ---- Window functions (plan_window.c) ---- */
+
+/* Append the PA_WINDOW nodes of x (not those nested in a subquery) to *ws. */
+static void
+collect_windows(plan_ectx *cx, const plan_ast *x, const plan_ast ***ws, uint32_t *n, uint32_t *cap)
+{
+    if (!x) {
+        return;
+    }
+    if (x->kind == PA_WINDOW) {
+        for (uint32_t i = 0; i < *n; i++) {
+            if ((*ws)[i] == x) {
+                return;
+            }
+        }
+        if (*n == *cap) {
+            uint32_t nc = *cap ? *cap * 2 : 8;
+            const plan_ast **nw = arena_calloc(cx->a, nc, sizeof *nw);
+            if (*n) {
+                memcpy(nw, *ws, *n * sizeof *nw);
+            }
+            *ws = nw;
+            *cap = nc;
+        }
+        (*ws)[(*n)++] = x;
+        return; /* a window inside a window's arguments is 3593 at analysis */
+    }
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        collect_windows(cx, x->args[i], ws, n, cap);
+    }
+}
+
+/* Plan the window functions found in xs[0..nx) over the row described by binds[0..nb): *fns
+ * (*nfns of them, 0 when there are none) and the binds extended by one column per function,
+ * bound by AST identity (*xb, *nxb). */
+static int
+window_prepare(plan_ectx *cx, const plan_ast *const *xs, uint32_t nx, const plan_bind_col *binds,
+               uint32_t nb, plan_window_fn **fns, uint32_t *nfns, plan_bind_col **xb, uint32_t *nxb,
+               db_error *err)
+{
+    const plan_ast **ws = NULL;
+    uint32_t n = 0, cap = 0;
+    for (uint32_t i = 0; i < nx; i++) {
+        collect_windows(cx, xs[i], &ws, &n, &cap);
+    }
+    *fns = NULL;
+    *nfns = 0;
+    *xb = (plan_bind_col *)binds;
+    *nxb = nb;
+    if (n == 0) {
+        return DB_OK;
+    }
+    from_table ft; /* agg_of reads only the binds */
+    memset(&ft, 0, sizeof ft);
+    ft.binds = (plan_bind_col *)binds;
+    ft.ncols = nb;
+    plan_window_fn *f = arena_calloc(cx->a, n, sizeof *f);
+    plan_bind_col *b = arena_calloc(cx->a, nb + n, sizeof *b);
+    memcpy(b, binds, nb * sizeof *b);
+    for (uint32_t i = 0; i < n; i++) {
+        const plan_ast *x = ws[i];
+        const plan_window_spec *w = x->win;
+        char *lname = arena_strdup(cx->a, x->name);
+        str_lower(lname, strlen(lname));
+        uint32_t na = w->nfargs;
+        f[i].frame = w->frame;
+        if (!strcmp(lname, "row_number") || !strcmp(lname, "rank") ||
+            !strcmp(lname, "dense_rank")) {
+            if (na != 0) {
+                return db_error_set(err, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, x->name);
+            }
+            f[i].kind = lname[0] == 'r' ? (lname[1] == 'o' ? PLAN_WIN_ROW_NUMBER : PLAN_WIN_RANK)
+                                        : PLAN_WIN_DENSE_RANK;
+            plan__type_bigint(&f[i].t, 21, false);
+            f[i].vk = PV_INT;
+        } else if (!strcmp(lname, "lag") || !strcmp(lname, "lead")) {
+            if (na < 1 || na > 3) {
+                return db_error_set(err, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, x->name);
+            }
+            f[i].kind = lname[1] == 'a' ? PLAN_WIN_LAG : PLAN_WIN_LEAD;
+            plan_expr *v, *d = NULL;
+            if (plan__analyze(cx, x->args[0], binds, nb, "field list", &v, err) != DB_OK) {
+                return DB_ERR;
+            }
+            f[i].offset = 1;
+            if (na >= 2) {
+                plan_value ov;
+                if (!plan__literal_value(x->args[1], &ov) || ov.kind != PV_INT ||
+                    (!ov.is_unsigned && ov.i < 0)) {
+                    return db_error_set(err, ER_WRONG_ARGUMENTS, lname);
+                }
+                f[i].offset = ov.u;
+            }
+            if (na == 3 &&
+                plan__analyze(cx, x->args[2], binds, nb, "field list", &d, err) != DB_OK) {
+                return DB_ERR;
+            }
+            plan_expr *both[2] = {v, d};
+            plan__agg_type(both, 2, &f[i].t, &f[i].vk);
+            f[i].t.nullable = true;
+            f[i].arg = v;
+            f[i].dflt = d;
+        } else if (!strcmp(lname, "count") || !strcmp(lname, "sum") || !strcmp(lname, "avg") ||
+                   !strcmp(lname, "min") || !strcmp(lname, "max")) {
+            plan_ast call = *x;
+            call.kind = PA_FUNC;
+            call.nargs = na;
+            plan_agg ag;
+            if (agg_of(cx, &ft, &call, &ag, err) != DB_OK) {
+                return DB_ERR;
+            }
+            f[i].kind = PLAN_WIN_AGG;
+            f[i].agg = ag.kind;
+            f[i].arg = ag.arg;
+            f[i].t = ag.t;
+            f[i].vk = ag.vk;
+        } else {
+            return db_error_set(err, ER_NOT_SUPPORTED_YET,
+                                arena_sprintf(cx->a, "window function '%s'", lname));
+        }
+        plan_expr **pk = arena_calloc(cx->a, w->npart + w->norder + 1, sizeof *pk);
+        bool *desc = arena_calloc(cx->a, w->norder + 1, sizeof *desc);
+        for (uint32_t k = 0; k < w->npart + w->norder; k++) {
+            const plan_ast *kx = x->args[na + k];
+            if (plan__analyze(cx, kx, binds, nb,
+                              k < w->npart ? "window partition by" : "window order by", &pk[k],
+                              err) != DB_OK) {
+                return DB_ERR;
+            }
+        }
+        for (uint32_t k = 0; k < w->norder; k++) {
+            desc[k] = k < 64 && (w->desc_mask >> k) & 1;
+        }
+        if (w->frame.unit == 2 &&
+            (w->frame.start.kind == PLAN_FB_PRECEDING || w->frame.start.kind == PLAN_FB_FOLLOWING ||
+             w->frame.end.kind == PLAN_FB_PRECEDING || w->frame.end.kind == PLAN_FB_FOLLOWING)) {
+            return db_error_set(err, ER_NOT_SUPPORTED_YET, "RANGE frame with offsets");
+        }
+        f[i].part = pk;
+        f[i].npart = w->npart;
+        f[i].order = pk + w->npart;
+        f[i].norder = w->norder;
+        f[i].desc = desc;
+        b[nb + i].name = "";
+        b[nb + i].ast = x;
+        b[nb + i].t = f[i].t;
+        b[nb + i].vk = f[i].vk;
+    }
+    *fns = f;
+    *nfns = n;
+    *xb = b;
+    *nxb = nb + n;
     return DB_OK;
 }
 
@@ -1091,9 +1250,30 @@ plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op *
             *root = plan__op_filter(cx, *root, hv);
         }
     }
+    /* Window functions over the grouped rows: the select list and ORDER BY bind their
+     * results (xb). */
+    const plan_ast **wx = arena_calloc(cx->a, g.nitems + nord + 1, sizeof *wx);
+    uint32_t nwx = 0;
+    for (uint32_t i = 0; i < g.nitems; i++) {
+        wx[nwx++] = sel[i];
+    }
+    for (uint32_t i = 0; i < nord; i++) {
+        if (ocol[i] < 0) {
+            wx[nwx++] = oast[i];
+        }
+    }
+    plan_window_fn *wf;
+    plan_bind_col *xb;
+    uint32_t nwf, nxb;
+    if (window_prepare(cx, wx, nwx, binds, nb, &wf, &nwf, &xb, &nxb, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (nwf && *root) {
+        *root = plan__op_window(cx, *root, wf, nwf);
+    }
     for (uint32_t i = 0; i < g.nitems; i++) {
         plan_expr *e;
-        if (plan__analyze(cx, sel[i], binds, nb, "field list", &e, err) != DB_OK) {
+        if (plan__analyze(cx, sel[i], xb, nxb, "field list", &e, err) != DB_OK) {
             return DB_ERR;
         }
         plan_column c;
@@ -1112,7 +1292,7 @@ plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op *
         for (uint32_t i = 0; i < nord; i++) {
             if (ocol[i] < 0) {
                 plan_expr *e;
-                if (plan__analyze(cx, oast[i], binds, nb, "order clause", &e, err) != DB_OK) {
+                if (plan__analyze(cx, oast[i], xb, nxb, "order clause", &e, err) != DB_OK) {
                     return DB_ERR;
                 }
                 plan_column c;
@@ -1135,8 +1315,8 @@ plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op *
 /* Sort keys over the select list: a position, a select alias (or an unaliased select item
  * naming the same column), else an expression added as a hidden column after nvis. */
 static int
-order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, sel_list *sl,
-           plan_sort_key **keys, db_error *err)
+order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, const plan_bind_col *binds,
+           uint32_t nb, sel_list *sl, plan_sort_key **keys, db_error *err)
 {
     uint32_t nk = st->order->n;
     plan_sort_key *k = arena_calloc(cx->a, nk, sizeof *k);
@@ -1179,7 +1359,7 @@ order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, sel_list *s
         }
         if (col < 0) {
             plan_expr *e;
-            if (plan__analyze(cx, x, ft->binds, ft->ncols, "order clause", &e, err) != DB_OK) {
+            if (plan__analyze(cx, x, binds, nb, "order clause", &e, err) != DB_OK) {
                 return DB_ERR;
             }
             plan_column c;
@@ -2013,11 +2193,30 @@ select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp,
     sel_list sl;
     memset(&sl, 0, sizeof sl);
     plan_sort_key *keys = NULL;
+    uint32_t nord = st->order ? st->order->n : 0;
+    plan_window_fn *wf = NULL;
+    uint32_t nwf = 0;
     if (is_agg) {
         if (plan_grouped(cx, st, &ft, &root, &sl, &keys, err) != DB_OK) {
             return DB_ERR;
         }
     } else {
+        /* Window functions: the select list and ORDER BY bind their results (xb). */
+        const plan_ast **wx = arena_calloc(cx->a, st->nitems + nord + 1, sizeof *wx);
+        uint32_t nwx = 0;
+        for (uint32_t i = 0; i < st->nitems; i++) {
+            if (!st->items[i].is_star) {
+                wx[nwx++] = st->items[i].expr;
+            }
+        }
+        for (uint32_t i = 0; i < nord; i++) {
+            wx[nwx++] = st->order->items[i];
+        }
+        plan_bind_col *xb;
+        uint32_t nxb;
+        if (window_prepare(cx, wx, nwx, ft.binds, ft.ncols, &wf, &nwf, &xb, &nxb, err) != DB_OK) {
+            return DB_ERR;
+        }
         for (uint32_t i = 0; i < st->nitems; i++) {
             const plan_select_item *it = &st->items[i];
             if (it->is_star) {
@@ -2027,7 +2226,7 @@ select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp,
                 continue;
             }
             plan_expr *e;
-            if (plan__analyze(cx, it->expr, ft.binds, ft.ncols, "field list", &e, err) != DB_OK) {
+            if (plan__analyze(cx, it->expr, xb, nxb, "field list", &e, err) != DB_OK) {
                 return DB_ERR;
             }
             plan_column c;
@@ -2038,7 +2237,7 @@ select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp,
             sel_add(cx, &sl, e, &c);
         }
         sl.nvis = sl.n;
-        if (st->order && order_keys(cx, st, &ft, &sl, &keys, err) != DB_OK) {
+        if (st->order && order_keys(cx, st, &ft, xb, nxb, &sl, &keys, err) != DB_OK) {
             return DB_ERR;
         }
         if (st->having) {
@@ -2052,6 +2251,9 @@ select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp,
             if (root) {
                 root = plan__op_filter(cx, root, hv);
             }
+        }
+        if (nwf && root) {
+            root = plan__op_window(cx, root, wf, nwf);
         }
     }
 

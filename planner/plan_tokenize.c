@@ -185,6 +185,7 @@ static const keyword keywords[] = {
         {"OR", TK_OR},
         {"ORDER", TK_ORDER},
         {"OUTER", TK_OUTER},
+        {"OVER", TK_OVER},
         {"PACK_KEYS", TK_TBLOPT},
         {"PARTITION", TK_PARTITION},
         {"PARTITIONS", TK_PARTITIONS},
