@@ -207,6 +207,7 @@ bench: deps release
 	else echo "no benchmarks yet"; fi
 	$(Q)bash bench/sql/run.sh build/release
 	$(Q)bash bench/sysbench/run.sh build/release
+	$(Q)bash bench/analytics/run.sh build/release
 
 fuzz:
 	$(Q)bash tests/fuzz/run.sh
