@@ -459,11 +459,16 @@ agg_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *arg
                         : ag->arg->vk == PV_DECIMAL ? ag->arg->t.scale
                                                     : 0;
             __int128 d;
-            if (!plan__v_to_dec(v, scale, &d, NULL)) {
+            if (v->kind == PV_DECIMAL && v->scale == scale) {
+                d = v->dec; /* the common case: no conversion */
+            } else if (v->kind == PV_INT && !v->is_unsigned && scale == 0) {
+                d = v->i;
+            } else if (!plan__v_to_dec(v, scale, &d, NULL)) {
                 return db_error_set(err, ER_DATA_OUT_OF_RANGE, "DECIMAL", "sum");
             }
             __int128 sum = st->v.dec + d;
-            __int128 lim = plan__pow10(PLAN_DEC_MAX_PREC);
+            /* 10^PLAN_DEC_MAX_PREC (10^38), folded at compile time */
+            const __int128 lim = (__int128)10000000000000000000ULL * 10000000000000000000ULL;
             if (sum >= lim || sum <= -lim) {
                 return db_error_set(err, ER_DATA_OUT_OF_RANGE, "DECIMAL",
                                     ag->kind == PLAN_AGG_SUM ? "sum" : "avg");

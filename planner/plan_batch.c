@@ -552,6 +552,8 @@ typedef struct op_sort {
     size_t pos;
     bool sorted;
     plan_batch *out;
+    uint64_t keep;    /* TopN: only the first keep rows are wanted (0 = all) */
+    plan_value *kbuf; /* TopN: keep rows of scratch, allocated once */
 } op_sort;
 
 static int sort_open(plan_op *op, db_error *err);
@@ -623,6 +625,35 @@ merge_sort(op_sort *s, uint32_t *v, uint32_t *tmp, size_t n)
 
 /* Pull every child batch and copy its active rows (string bytes too: the child's batch arena
  * is reset at its next call) into the statement arena. */
+/* TopN: stably sort the rows gathered so far and keep the first s->keep of them (the rest can
+ * never reach the output: a stable sort of everything would put them after those). */
+static void
+topn_prune(op_sort *s)
+{
+    plan_op *op = &s->base;
+    uint32_t nc = op->ncols;
+    arena *a = op->cx->a;
+    uint32_t *order = arena_alloc(op->ba, s->nrows * sizeof *order);
+    uint32_t *tmp = arena_alloc(op->ba, s->nrows * sizeof *tmp);
+    for (size_t i = 0; i < s->nrows; i++) {
+        order[i] = (uint32_t)i;
+    }
+    arena *stmt_a = op->cx->a;
+    op->cx->a = op->ba;
+    merge_sort(s, order, tmp, s->nrows);
+    op->cx->a = stmt_a;
+    size_t keep = s->keep < s->nrows ? (size_t)s->keep : s->nrows;
+    if (s->kbuf == NULL) {
+        s->kbuf = arena_alloc(a, (size_t)s->keep * nc * sizeof *s->kbuf + 1);
+    }
+    for (size_t i = 0; i < keep; i++) {
+        memcpy(&s->kbuf[i * nc], &s->rows[(size_t)order[i] * nc], nc * sizeof *s->kbuf);
+    }
+    memcpy(s->rows, s->kbuf, keep * nc * sizeof *s->rows); /* the kept rows move to the front */
+    s->nrows = keep;
+    arena_reset(op->ba);
+}
+
 static int
 sort_consume(op_sort *s, db_error *err)
 {
@@ -659,6 +690,9 @@ sort_consume(op_sort *s, db_error *err)
                 }
             }
             s->nrows++;
+        }
+        if (s->keep > 0 && s->nrows >= 2 * s->keep + 4096) {
+            topn_prune(s); /* ORDER BY ... LIMIT: keep only the rows that can still be output */
         }
         if (plan__check_interrupt(op->cx->s, err) != DB_OK) {
             return DB_ERR;
@@ -727,6 +761,12 @@ plan__op_sort(plan_ectx *cx, plan_op *child, const plan_sort_key *keys, uint32_t
     s->keys = keys;
     s->nkeys = nkeys;
     return &s->base;
+}
+
+void
+plan__op_sort_topn(plan_op *op, uint64_t keep)
+{
+    ((op_sort *)op)->keep = keep;
 }
 
 /* ---- limit / offset ---- */

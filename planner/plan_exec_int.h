@@ -170,6 +170,9 @@ typedef struct plan_sort_key {
 } plan_sort_key;
 /* All child rows, stably sorted by keys (NULL first for ASC, as MySQL). */
 plan_op *plan__op_sort(plan_ectx *cx, plan_op *child, const plan_sort_key *keys, uint32_t nkeys);
+/* TopN: only the first keep rows of sort op (made by plan__op_sort) will be read (ORDER BY ...
+ * LIMIT offset + count): it then holds about 2 * keep rows at a time, not its whole input. */
+void plan__op_sort_topn(plan_op *op, uint64_t keep);
 /* Skip offset rows, then pass at most count rows; stops pulling the child when done. */
 plan_op *plan__op_limit(plan_ectx *cx, plan_op *child, uint64_t offset, uint64_t count);
 

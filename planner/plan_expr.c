@@ -334,6 +334,9 @@ plan__compare(plan_ectx *cx, plan_cmp_mode mode, const plan_value *l, const plan
         return a < b ? -1 : (a > b);
     }
     case PLAN_CMP_DECIMAL: {
+        if (l->kind == PV_DECIMAL && r->kind == PV_DECIMAL && l->scale == r->scale) {
+            return l->dec < r->dec ? -1 : (l->dec > r->dec); /* same scale: no rescaling */
+        }
         int sa = l->kind == PV_DECIMAL ? l->scale : 0, sb = r->kind == PV_DECIMAL ? r->scale : 0;
         int sc = sa > sb ? sa : sb;
         __int128 a, b;

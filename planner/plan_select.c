@@ -2268,13 +2268,18 @@ select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp,
     if (cx->describe) {
         return DB_OK;
     }
+    plan_op *sort = NULL;
     if (keys) {
-        root = plan__op_sort(cx, root, keys, st->order->n);
+        root = sort = plan__op_sort(cx, root, keys, st->order->n);
     }
     /* sql_select_limit applies to the outermost SELECT only. */
     uint64_t limit = st->has_limit || st->parent
                              ? (st->has_limit ? st->limit_count : UINT64_MAX)
                              : (uint64_t)s->vars[plan__sysvar_find("sql_select_limit")].i;
+    if (sort && limit != UINT64_MAX && limit <= UINT64_MAX / 2 - st->limit_offset &&
+        limit + st->limit_offset <= (1u << 24)) {
+        plan__op_sort_topn(sort, limit + st->limit_offset);
+    }
     if (limit != UINT64_MAX || st->limit_offset > 0) {
         root = plan__op_limit(cx, root, st->limit_offset, limit);
     }

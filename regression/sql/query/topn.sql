@@ -1,0 +1,25 @@
+-- ORDER BY ... LIMIT keeps only the rows it can still return (TopN): under a small
+-- exec_mem_limit it succeeds where sorting everything fails; results equal a full sort's.
+CREATE TABLE t (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2;
+INSERT INTO t VALUES (1, 7), (2, 3), (3, 9), (4, 3), (5, 1), (6, 9), (7, 0), (8, 5);
+INSERT INTO t SELECT k + 8, (v * 7 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 16, (v * 3 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 32, (v * 7 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 64, (v * 3 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 128, (v * 7 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 256, (v * 3 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 512, (v * 7 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 1024, (v * 3 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 2048, (v * 7 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 4096, (v * 3 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 8192, (v * 7 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 16384, (v * 3 + k) % 10 FROM t;
+INSERT INTO t SELECT k + 32768, (v * 7 + k) % 10 FROM t;
+SELECT COUNT(*), SUM(v), MAX(k) FROM t;
+SELECT k, v FROM t ORDER BY v DESC, k LIMIT 6;
+SELECT k, v FROM t ORDER BY v, k DESC LIMIT 3 OFFSET 4;
+SELECT k, v FROM (SELECT k, v FROM t ORDER BY v DESC, k) AS s LIMIT 6;
+SET exec_mem_limit = 3000000;
+SELECT k, v FROM t ORDER BY v DESC, k LIMIT 6;
+SELECT COUNT(*) FROM (SELECT k, v FROM t ORDER BY v DESC, k) AS s;
+SET exec_mem_limit = DEFAULT;
