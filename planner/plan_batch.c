@@ -600,19 +600,18 @@ sort_cmp(op_sort *s, uint32_t a, uint32_t b)
     return 0;
 }
 
-/* Stable: equal rows keep their input order (a merge sort; ties take the left run). */
-static void
-merge_sort(op_sort *s, uint32_t *v, uint32_t *tmp, size_t n)
+void
+plan__msort_rows(uint32_t *v, uint32_t *tmp, size_t n, plan_row_cmp_fn cmp, const void *ctx)
 {
     if (n < 2) {
         return;
     }
     size_t h = n / 2;
-    merge_sort(s, v, tmp, h);
-    merge_sort(s, v + h, tmp, n - h);
+    plan__msort_rows(v, tmp, h, cmp, ctx);
+    plan__msort_rows(v + h, tmp, n - h, cmp, ctx);
     size_t i = 0, j = h, k = 0;
     while (i < h && j < n) {
-        tmp[k++] = sort_cmp(s, v[j], v[i]) < 0 ? v[j++] : v[i++];
+        tmp[k++] = cmp(ctx, v[j], v[i]) < 0 ? v[j++] : v[i++]; /* ties take the left run */
     }
     while (i < h) {
         tmp[k++] = v[i++];
@@ -621,6 +620,48 @@ merge_sort(op_sort *s, uint32_t *v, uint32_t *tmp, size_t n)
         tmp[k++] = v[j++];
     }
     memcpy(v, tmp, n * sizeof *v);
+}
+
+static int
+sort_cmp_fn(const void *ctx, uint32_t a, uint32_t b)
+{
+    return sort_cmp((op_sort *)(uintptr_t)ctx, a, b);
+}
+
+/* Stable: equal rows keep their input order. */
+static void
+merge_sort(op_sort *s, uint32_t *v, uint32_t *tmp, size_t n)
+{
+    plan__msort_rows(v, tmp, n, sort_cmp_fn, s);
+}
+
+void
+plan__rows_append(arena *a, plan_value **rows, size_t *nrows, size_t *cap, uint32_t nc,
+                  const plan_batch *b)
+{
+    uint32_t n = plan__batch_active(b);
+    if (*nrows + n > *cap) {
+        size_t ncap = *cap ? *cap * 2 : 1024;
+        while (ncap < *nrows + n) {
+            ncap *= 2;
+        }
+        plan_value *nr = arena_alloc(a, ncap * nc * sizeof *nr + 1);
+        if (*nrows) {
+            memcpy(nr, *rows, *nrows * nc * sizeof *nr);
+        }
+        *rows = nr;
+        *cap = ncap;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        plan_value *dst = &(*rows)[*nrows * nc];
+        for (uint32_t c = 0; c < nc; c++) {
+            plan__batch_get(b, c, plan__batch_row(b, k), &dst[c]);
+            if (dst[c].kind == PV_STRING && dst[c].str.len) {
+                dst[c].str.s = arena_strndup(a, dst[c].str.s, dst[c].str.len);
+            }
+        }
+        (*nrows)++;
+    }
 }
 
 /* Pull every child batch and copy its active rows (string bytes too: the child's batch arena
@@ -668,29 +709,7 @@ sort_consume(op_sort *s, db_error *err)
         if (!in) {
             break;
         }
-        uint32_t n = plan__batch_active(in);
-        if (s->nrows + n > s->cap_rows) {
-            size_t ncap = s->cap_rows ? s->cap_rows * 2 : 1024;
-            while (ncap < s->nrows + n) {
-                ncap *= 2;
-            }
-            plan_value *nr = arena_alloc(a, ncap * nc * sizeof *nr + 1);
-            if (s->nrows) {
-                memcpy(nr, s->rows, s->nrows * nc * sizeof *nr);
-            }
-            s->rows = nr;
-            s->cap_rows = ncap;
-        }
-        for (uint32_t k = 0; k < n; k++) {
-            plan_value *dst = &s->rows[s->nrows * nc];
-            row_values(op, in, plan__batch_row(in, k), dst);
-            for (uint32_t c = 0; c < nc; c++) {
-                if (dst[c].kind == PV_STRING && dst[c].str.len) {
-                    dst[c].str.s = arena_strndup(a, dst[c].str.s, dst[c].str.len);
-                }
-            }
-            s->nrows++;
-        }
+        plan__rows_append(a, &s->rows, &s->nrows, &s->cap_rows, nc, in);
         if (s->keep > 0 && s->nrows >= 2 * s->keep + 4096) {
             topn_prune(s); /* ORDER BY ... LIMIT: keep only the rows that can still be output */
         }

@@ -170,6 +170,15 @@ typedef struct plan_sort_key {
 } plan_sort_key;
 /* All child rows, stably sorted by keys (NULL first for ASC, as MySQL). */
 plan_op *plan__op_sort(plan_ectx *cx, plan_op *child, const plan_sort_key *keys, uint32_t nkeys);
+/* Stable merge sort of the row numbers v[0..n) (tmp: n slots of scratch) by cmp(ctx, a, b)
+ * (< 0: row a first); equal rows keep their order. Shared by sort, window and merge-on-read. */
+typedef int (*plan_row_cmp_fn)(const void *ctx, uint32_t a, uint32_t b);
+void plan__msort_rows(uint32_t *v, uint32_t *tmp, size_t n, plan_row_cmp_fn cmp, const void *ctx);
+/* Append the active rows of b (b->ncols values each; string bytes copied into a, as the batch
+ * is reset at its producer's next call) to the growing array *rows of *nrows rows (capacity
+ * *cap rows, reallocated in a). */
+void plan__rows_append(arena *a, plan_value **rows, size_t *nrows, size_t *cap, uint32_t nc,
+                       const plan_batch *b);
 /* TopN: only the first keep rows of sort op (made by plan__op_sort) will be read (ORDER BY ...
  * LIMIT offset + count): it then holds about 2 * keep rows at a time, not its whole input. */
 void plan__op_sort_topn(plan_op *op, uint64_t keep);

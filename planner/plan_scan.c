@@ -305,27 +305,10 @@ key_cmp_rows(const msort_ctx *m, uint32_t x, uint32_t y)
     return 0;
 }
 
-/* Stable merge sort of idx[0..n) by key (tmp has n slots). */
-static void
-msort(const msort_ctx *m, uint32_t *idx, uint32_t *tmp, size_t n)
+static int
+key_cmp_fn(const void *ctx, uint32_t x, uint32_t y)
 {
-    if (n < 2) {
-        return;
-    }
-    size_t h = n / 2;
-    msort(m, idx, tmp, h);
-    msort(m, idx + h, tmp, n - h);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n) {
-        tmp[k++] = key_cmp_rows(m, idx[j], idx[i]) < 0 ? idx[j++] : idx[i++];
-    }
-    while (i < h) {
-        tmp[k++] = idx[i++];
-    }
-    while (j < n) {
-        tmp[k++] = idx[j++];
-    }
-    memcpy(idx, tmp, n * sizeof *idx);
+    return key_cmp_rows(ctx, x, y);
 }
 
 /* SUM of two non-NULL values of one column's kind. */
@@ -370,28 +353,7 @@ merge_tablet(op_tscan *t, db_error *err)
         if (convert(t, &sb, err) != DB_OK) {
             return DB_ERR;
         }
-        const plan_batch *b = t->out;
-        for (uint32_t r = 0; r < b->nrows; r++) {
-            if (n == cap) {
-                size_t ncap = cap ? cap * 2 : 1024;
-                plan_value *nr = arena_alloc(t->marena, ncap * nc * sizeof *nr);
-                if (n) {
-                    memcpy(nr, rows, n * nc * sizeof *nr);
-                }
-                rows = nr;
-                cap = ncap;
-            }
-            for (uint32_t c = 0; c < nc; c++) {
-                plan_value *v = &rows[n * nc + c];
-                plan__batch_get(b, c, r, v);
-                if (v->kind == PV_STRING && v->str.len) {
-                    char *p = arena_alloc(t->marena, v->str.len);
-                    memcpy(p, v->str.s, v->str.len);
-                    v->str.s = p;
-                }
-            }
-            n++;
-        }
+        plan__rows_append(t->marena, &rows, &n, &cap, nc, t->out);
         if (plan__check_interrupt(op->cx->s, err) != DB_OK) {
             return DB_ERR;
         }
@@ -402,7 +364,7 @@ merge_tablet(op_tscan *t, db_error *err)
         idx[i] = (uint32_t)i;
     }
     msort_ctx m = {rows, nc, tb->sc.nkeys};
-    msort(&m, idx, tmp, n);
+    plan__msort_rows(idx, tmp, n, key_cmp_fn, &m); /* stable: older rowsets first on ties */
     plan_value *out = arena_alloc(t->marena, (n + 1) * nc * sizeof *out);
     size_t nout = 0;
     int32_t seq = tb->sc.seq_col;

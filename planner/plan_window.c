@@ -52,27 +52,12 @@ keys_cmp(const win_sort *ws, uint32_t a, uint32_t b, uint32_t from, uint32_t to)
     return 0;
 }
 
-/* Stable merge sort of row numbers by (partition, order) keys. */
-static void
-win_msort(const win_sort *ws, uint32_t *v, uint32_t *tmp, size_t n)
+/* Order of rows a and b by (partition, order) keys, for plan__msort_rows. */
+static int
+win_row_cmp(const void *ctx, uint32_t a, uint32_t b)
 {
-    if (n < 2) {
-        return;
-    }
-    size_t h = n / 2;
-    win_msort(ws, v, tmp, h);
-    win_msort(ws, v + h, tmp, n - h);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n) {
-        tmp[k++] = keys_cmp(ws, v[j], v[i], 0, ws->nk) < 0 ? v[j++] : v[i++];
-    }
-    while (i < h) {
-        tmp[k++] = v[i++];
-    }
-    while (j < n) {
-        tmp[k++] = v[j++];
-    }
-    memcpy(v, tmp, n * sizeof *v);
+    const win_sort *ws = ctx;
+    return keys_cmp(ws, a, b, 0, ws->nk);
 }
 
 /* Running aggregate over a frame. */
@@ -266,7 +251,7 @@ win_compute(op_window *w, uint32_t fi, uint32_t **sortedp, db_error *err)
     for (size_t r = 0; r < n; r++) {
         ord[r] = (uint32_t)r;
     }
-    win_msort(&ws, ord, tmp, n);
+    plan__msort_rows(ord, tmp, n, win_row_cmp, &ws); /* stable */
     plan_value *res = &w->res[(size_t)fi * n];
     size_t ps = 0;
     while (ps < n) {
@@ -356,29 +341,7 @@ win_consume(op_window *w, db_error *err)
         if (!in) {
             break;
         }
-        uint32_t n = plan__batch_active(in);
-        if (w->nrows + n > w->cap_rows) {
-            size_t ncap = w->cap_rows ? w->cap_rows * 2 : 1024;
-            while (ncap < w->nrows + n) {
-                ncap *= 2;
-            }
-            plan_value *nr = arena_alloc(a, ncap * nc * sizeof *nr + 1);
-            if (w->nrows) {
-                memcpy(nr, w->rows, w->nrows * nc * sizeof *nr);
-            }
-            w->rows = nr;
-            w->cap_rows = ncap;
-        }
-        for (uint32_t k = 0; k < n; k++) {
-            plan_value *dst = &w->rows[w->nrows * nc];
-            for (uint32_t c = 0; c < nc; c++) {
-                plan__batch_get(in, c, plan__batch_row(in, k), &dst[c]);
-                if (dst[c].kind == PV_STRING && dst[c].str.len) {
-                    dst[c].str.s = arena_strndup(a, dst[c].str.s, dst[c].str.len);
-                }
-            }
-            w->nrows++;
-        }
+        plan__rows_append(a, &w->rows, &w->nrows, &w->cap_rows, nc, in);
         if (plan__check_interrupt(op->cx->s, err) != DB_OK) {
             return DB_ERR;
         }
