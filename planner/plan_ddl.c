@@ -70,6 +70,16 @@ resolve_db(plan_ectx *cx, const plan_ddl *d, const char **db, db_error *err)
     return DB_OK;
 }
 
+/* resolve_db, then the privilege priv on db.<the statement's table>. */
+static int
+resolve_db_priv(plan_ectx *cx, const plan_ddl *d, uint32_t priv, const char **db, db_error *err)
+{
+    if (resolve_db(cx, d, db, err) != DB_OK) {
+        return DB_ERR;
+    }
+    return plan__check_priv(cx, priv, *db, d->name, err);
+}
+
 /* PROPERTIES of the statement as a cat_props (heap; caller destroys). */
 static void
 props_of(const plan_ddl *d, cat_props *out)
@@ -141,8 +151,7 @@ static int
 exec_create_table(plan_ectx *cx, plan_ddl *d, db_error *err)
 {
     const char *db;
-    if (resolve_db(cx, d, &db, err) != DB_OK ||
-        plan__check_priv(cx, CAT_PRIV_CREATE, db, d->name, err) != DB_OK) {
+    if (resolve_db_priv(cx, d, CAT_PRIV_CREATE, &db, err) != DB_OK) {
         return DB_ERR;
     }
     if (is_builtin_db(db)) {
@@ -292,8 +301,7 @@ static int
 exec_index(plan_ectx *cx, plan_ddl *d, db_error *err)
 {
     const char *db;
-    if (resolve_db(cx, d, &db, err) != DB_OK ||
-        plan__check_priv(cx, CAT_PRIV_ALTER, db, d->name, err) != DB_OK) {
+    if (resolve_db_priv(cx, d, CAT_PRIV_ALTER, &db, err) != DB_OK) {
         return DB_ERR;
     }
     const cat_catalog *c = cat_meta_read_begin(cx->s->srv->meta);
@@ -330,8 +338,7 @@ static int
 exec_drop_table(plan_ectx *cx, plan_ddl *d, db_error *err)
 {
     const char *db;
-    if (resolve_db(cx, d, &db, err) != DB_OK ||
-        plan__check_priv(cx, CAT_PRIV_DROP, db, d->name, err) != DB_OK) {
+    if (resolve_db_priv(cx, d, CAT_PRIV_DROP, &db, err) != DB_OK) {
         return DB_ERR;
     }
     if (is_builtin_db(db)) {
@@ -454,8 +461,7 @@ static int
 exec_alter_table(plan_ectx *cx, plan_ddl *d, db_error *err)
 {
     const char *db;
-    if (resolve_db(cx, d, &db, err) != DB_OK ||
-        plan__check_priv(cx, CAT_PRIV_ALTER, db, d->name, err) != DB_OK) {
+    if (resolve_db_priv(cx, d, CAT_PRIV_ALTER, &db, err) != DB_OK) {
         return DB_ERR;
     }
     if (is_builtin_db(db)) {
@@ -510,8 +516,7 @@ static int
 exec_truncate(plan_ectx *cx, plan_ddl *d, db_error *err)
 {
     const char *db;
-    if (resolve_db(cx, d, &db, err) != DB_OK ||
-        plan__check_priv(cx, CAT_PRIV_LOAD, db, d->name, err) != DB_OK) {
+    if (resolve_db_priv(cx, d, CAT_PRIV_LOAD, &db, err) != DB_OK) {
         return DB_ERR;
     }
     if (is_builtin_db(db)) {
@@ -534,8 +539,7 @@ exec_recover(plan_ectx *cx, plan_ddl *d, db_error *err)
         return cat_meta_recover_db(cx->s->srv->meta, d->name, err);
     }
     const char *db;
-    if (resolve_db(cx, d, &db, err) != DB_OK ||
-        plan__check_priv(cx, CAT_PRIV_CREATE, db, d->name, err) != DB_OK) {
+    if (resolve_db_priv(cx, d, CAT_PRIV_CREATE, &db, err) != DB_OK) {
         return DB_ERR;
     }
     if (is_builtin_db(db)) {
@@ -650,8 +654,7 @@ static int
 exec_create_view(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, db_error *err)
 {
     const char *db;
-    if (resolve_db(cx, d, &db, err) != DB_OK ||
-        plan__check_priv(cx, CAT_PRIV_CREATE, db, d->name, err) != DB_OK) {
+    if (resolve_db_priv(cx, d, CAT_PRIV_CREATE, &db, err) != DB_OK) {
         return DB_ERR;
     }
     if (is_builtin_db(db)) {
@@ -682,8 +685,7 @@ static int
 exec_drop_view(plan_ectx *cx, plan_ddl *d, db_error *err)
 {
     const char *db;
-    if (resolve_db(cx, d, &db, err) != DB_OK ||
-        plan__check_priv(cx, CAT_PRIV_DROP, db, d->name, err) != DB_OK) {
+    if (resolve_db_priv(cx, d, CAT_PRIV_DROP, &db, err) != DB_OK) {
         return DB_ERR;
     }
     cat_meta *m = cx->s->srv->meta;

@@ -1062,6 +1062,19 @@ stmt_finish(plan_ectx *cx, stor_writer *w, bool own, const plan_stmt *st, plan_o
     return DB_OK;
 }
 
+/* The database of a DML statement's target table (its qualifier, else the session's), after
+ * the privilege check: priv on db.table, or, for CAT_PRIV_ADMIN, at the global level. */
+static int
+target_db(plan_ectx *cx, const plan_table_ref *ref, uint32_t priv, const char **db, db_error *err)
+{
+    *db = ref->db ? ref->db : cx->s->db;
+    if (*db == NULL) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    return priv == CAT_PRIV_ADMIN ? plan__check_priv(cx, priv, NULL, NULL, err)
+                                  : plan__check_priv(cx, priv, *db, ref->name, err);
+}
+
 /* ======================================================================================
  * INSERT
  * ====================================================================================== */
@@ -1208,11 +1221,8 @@ static int
 exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
 {
     const plan_table_ref *ref = &st->dml_table;
-    const char *db = ref->db ? ref->db : cx->s->db;
-    if (db == NULL) {
-        return db_error_set(err, ER_NO_DB_ERROR);
-    }
-    if (plan__check_priv(cx, CAT_PRIV_LOAD, db, ref->name, err) != DB_OK) {
+    const char *db;
+    if (target_db(cx, ref, CAT_PRIV_LOAD, &db, err) != DB_OK) {
         return DB_ERR;
     }
     if (strcasecmp(db, "information_schema") == 0) {
@@ -1516,11 +1526,8 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
 {
     bool is_delete = st->kind == PS_DELETE;
     const plan_table_ref *ref = &st->dml_table;
-    const char *db = ref->db ? ref->db : cx->s->db;
-    if (db == NULL) {
-        return db_error_set(err, ER_NO_DB_ERROR);
-    }
-    if (plan__check_priv(cx, CAT_PRIV_LOAD, db, ref->name, err) != DB_OK) {
+    const char *db;
+    if (target_db(cx, ref, CAT_PRIV_LOAD, &db, err) != DB_OK) {
         return DB_ERR;
     }
     plan_tbl t;
@@ -1631,11 +1638,8 @@ static int
 exec_compact(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
 {
     const plan_table_ref *ref = &st->dml_table;
-    const char *db = ref->db ? ref->db : cx->s->db;
-    if (db == NULL) {
-        return db_error_set(err, ER_NO_DB_ERROR);
-    }
-    if (plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err) != DB_OK) {
+    const char *db;
+    if (target_db(cx, ref, CAT_PRIV_ADMIN, &db, err) != DB_OK) {
         return DB_ERR;
     }
     const plan_ast *w = st->where;
