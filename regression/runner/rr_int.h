@@ -60,10 +60,11 @@ int rr_diff_append(const char *expected, const char *actual, const char *diffs_p
 
 /* How the next statement's results are shown; reset after every statement. */
 typedef struct rr_format {
-    bool is_sorted;  /* sort the data rows (bytewise, after masking) */
-    unsigned *mask;  /* 1-based column numbers to print as <masked> */
-    size_t nmask;    /* entries in mask */
-    size_t mask_cap; /* allocated entries */
+    bool is_sorted;    /* sort the data rows (bytewise, after masking) */
+    bool mask_numbers; /* print runs of 5 or more digits as <n> (ids, TSOs in messages) */
+    unsigned *mask;    /* 1-based column numbers to print as <masked> */
+    size_t nmask;      /* entries in mask */
+    size_t mask_cap;   /* allocated entries */
 } rr_format;
 
 void rr_format_init(rr_format *f);

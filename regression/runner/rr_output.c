@@ -19,6 +19,7 @@ void
 rr_format_init(rr_format *f)
 {
     f->is_sorted = false;
+    f->mask_numbers = false;
     f->mask = NULL;
     f->nmask = 0;
     f->mask_cap = 0;
@@ -35,6 +36,7 @@ void
 rr_format_reset(rr_format *f)
 {
     f->is_sorted = false;
+    f->mask_numbers = false;
     f->nmask = 0;
 }
 
@@ -170,8 +172,48 @@ append_conn_error(rr_str *out, MYSQL *conn)
     rr_output_error(out, mysql_errno(conn), mysql_sqlstate(conn), mysql_error(conn));
 }
 
+/* Replace every run of 5 or more digits in out[from..] by <n> (@mask_numbers). */
+static void
+mask_digit_runs(rr_str *out, size_t from)
+{
+    rr_str tail;
+    rr_str_init(&tail);
+    const char *s = out->data + from;
+    size_t n = out->len - from;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && s[j] >= '0' && s[j] <= '9') {
+            j++;
+        }
+        if (j - i >= 5) {
+            rr_str_appendz(&tail, "<n>");
+            i = j;
+        } else if (j > i) {
+            rr_str_append(&tail, s + i, j - i);
+            i = j;
+        } else {
+            rr_str_appendc(&tail, s[i++]);
+        }
+    }
+    out->len = from;
+    rr_str_append(out, tail.data, tail.len);
+    rr_str_destroy(&tail);
+}
+
+static void query_output(rr_str *out, MYSQL *conn, const char *sql, size_t len, const rr_format *f);
+
 void
 rr_output_query(rr_str *out, MYSQL *conn, const char *sql, size_t len, const rr_format *f)
+{
+    size_t from = out->len;
+    query_output(out, conn, sql, len, f);
+    if (f->mask_numbers) {
+        mask_digit_runs(out, from);
+    }
+}
+
+static void
+query_output(rr_str *out, MYSQL *conn, const char *sql, size_t len, const rr_format *f)
 {
     if (mysql_real_query(conn, sql, (unsigned long)len) != 0) {
         append_conn_error(out, conn);

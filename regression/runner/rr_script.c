@@ -23,6 +23,7 @@ typedef enum item_kind {
     ITEM_COMMENT,    /* a `--` line: echoed only */
     ITEM_STATEMENT,  /* SQL sent to the server */
     ITEM_SORTED,     /* -- @sorted */
+    ITEM_MASK_NUM,   /* -- @mask_numbers */
     ITEM_MASK,       /* -- @mask_column N [N ...] */
     ITEM_CONNECTION, /* -- @connection NAME */
     ITEM_DISCONNECT, /* -- @disconnect NAME */
@@ -220,6 +221,11 @@ parse_directive(const char *p, const char *end, item *it)
         it->kind = ITEM_SORTED;
         if (nargs != 0) {
             set_item_error(it, "@sorted takes no argument");
+        }
+    } else if (strcmp(name, "@mask_numbers") == 0) {
+        it->kind = ITEM_MASK_NUM;
+        if (nargs != 0) {
+            set_item_error(it, "@mask_numbers takes no argument");
         }
     } else if (strcmp(name, "@mask_column") == 0) {
         it->kind = ITEM_MASK;
@@ -559,6 +565,9 @@ run_item(test_state *ts, const item *it)
         return 0;
     case ITEM_SORTED:
         ts->fmt.is_sorted = true;
+        return 0;
+    case ITEM_MASK_NUM:
+        ts->fmt.mask_numbers = true;
         return 0;
     case ITEM_MASK:
         for (int i = 0; i < it->nargs; i++) {
