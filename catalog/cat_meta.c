@@ -1022,6 +1022,53 @@ cat_meta_create_view(cat_meta *m, const char *db_name, const char *name, const c
 }
 
 int
+cat_meta_create_stream(cat_meta *m, const char *db_name, const char *name, const char *comment,
+                       const cat_stream *def, bool if_not_exists, bool *created, db_error *err)
+{
+    pthread_rwlock_wrlock(&m->lock);
+    int rc = DB_OK;
+    *created = false;
+    cat_db *db = cat_db_find(m->cat, db_name);
+    if (db == NULL || db->is_system) {
+        rc = db_error_set(err, ER_BAD_DB_ERROR, db_name);
+    } else if (cat_table_find(db, name) != NULL) {
+        if (!if_not_exists) {
+            rc = db_error_set(err, ER_TABLE_EXISTS_ERROR, name);
+        }
+        pthread_rwlock_unlock(&m->lock);
+        return rc;
+    }
+    if (rc != DB_OK) {
+        pthread_rwlock_unlock(&m->lock);
+        return rc;
+    }
+    cat_table *t = mem_calloc(1, sizeof *t);
+    cat_props_init(&t->props);
+    t->name = mem_strdup(name);
+    t->comment = mem_strdup(comment ? comment : "");
+    t->db_id = db->id;
+    t->part_col_uid = -1;
+    t->stream = cat_stream_clone(def);
+    if (cat_table_attach(m->cat, db_name, t, err) != DB_OK) {
+        cat_table_free(t);
+        pthread_rwlock_unlock(&m->lock);
+        return DB_ERR;
+    }
+    buf body;
+    buf_init(&body);
+    cat_table_encode(t, &body);
+    rc = commit(m, CAT_REC_TABLE_PUT, &body, err);
+    buf_destroy(&body);
+    if (rc != DB_OK) {
+        table_remove(db, t->id);
+    } else {
+        *created = true;
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return rc;
+}
+
+int
 cat_meta_drop_table(cat_meta *m, const char *db_name, const char *name, bool if_exists,
                     db_error *err)
 {

@@ -479,8 +479,51 @@ cat_table_free(cat_table *t)
     mem_free(t->name);
     mem_free(t->comment);
     mem_free(t->view_sql);
+    cat_stream_free(t->stream);
     cat_props_destroy(&t->props);
     mem_free(t);
+}
+
+const char *
+cat_stream_type_name(uint8_t type)
+{
+    switch (type) {
+    case CAT_STREAM_APPEND_ONLY:
+        return "APPEND_ONLY";
+    case CAT_STREAM_DETAIL:
+        return "DETAIL";
+    default:
+        return "MIN_DELTA";
+    }
+}
+
+void
+cat_stream_free(cat_stream *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    mem_free(s->base_db);
+    mem_free(s->base_name);
+    mem_free(s->init);
+    mem_free(s);
+}
+
+cat_stream *
+cat_stream_clone(const cat_stream *s)
+{
+    if (s == NULL) {
+        return NULL;
+    }
+    cat_stream *n = mem_calloc(1, sizeof *n);
+    *n = *s;
+    n->base_db = mem_strdup(s->base_db);
+    n->base_name = mem_strdup(s->base_name);
+    n->init = mem_calloc(s->ninit ? s->ninit : 1, sizeof *n->init);
+    if (s->ninit) {
+        memcpy(n->init, s->init, s->ninit * sizeof *n->init);
+    }
+    return n;
 }
 
 cat_table *
@@ -491,6 +534,7 @@ cat_table_clone(const cat_table *t)
     n->name = mem_strdup(t->name);
     n->comment = mem_strdup(t->comment ? t->comment : "");
     n->view_sql = t->view_sql ? mem_strdup(t->view_sql) : NULL;
+    n->stream = cat_stream_clone(t->stream);
     n->cols = mem_calloc(t->ncols ? t->ncols : 1, sizeof *n->cols);
     for (size_t i = 0; i < t->ncols; i++) {
         cat__column_copy(&n->cols[i], &t->cols[i]);
@@ -777,6 +821,23 @@ table_push(cat_db *db, cat_table *t)
     }
     db->tables[db->ntables++] = t;
     t->db_id = db->id;
+}
+
+cat_table *
+cat_table_find_id(const cat_catalog *c, int64_t id, cat_db **dbp)
+{
+    for (size_t d = 0; d < cat_db_count(c); d++) {
+        cat_db *db = cat_db_at(c, d);
+        for (size_t i = 0; i < db->ntables; i++) {
+            if (db->tables[i]->id == id) {
+                if (dbp != NULL) {
+                    *dbp = db;
+                }
+                return db->tables[i];
+            }
+        }
+    }
+    return NULL;
 }
 
 int

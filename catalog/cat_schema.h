@@ -196,6 +196,35 @@ typedef struct cat_partition {
     size_t nvalues;
 } cat_partition;
 
+/* Table Streams (stream/, seed 000): a stream is an object of the table namespace that names
+ * its base table by id. Its consumption offsets live in stream/ (they move with data
+ * commits); the catalog keeps the definition and the offsets taken at creation. */
+typedef enum cat_stream_type {
+    CAT_STREAM_APPEND_ONLY = 0,
+    CAT_STREAM_MIN_DELTA = 1,
+    CAT_STREAM_DETAIL = 2,
+} cat_stream_type;
+
+typedef struct cat_stream_offset {
+    int64_t part_id;
+    uint64_t tso; /* last commit of the partition when the stream was created */
+} cat_stream_offset;
+
+typedef struct cat_stream {
+    int64_t base_id;           /* the base table's id: renames follow, a new table never binds */
+    char *base_db, *base_name; /* names when created / last renamed (R1: kept once dropped) */
+    uint8_t type;              /* cat_stream_type */
+    bool show_initial_rows;
+    int64_t created_ms;
+    cat_stream_offset *init; /* show_initial_rows = false: each partition's offset at creation */
+    size_t ninit;
+} cat_stream;
+
+/* "APPEND_ONLY" / "MIN_DELTA" / "DETAIL". */
+const char *cat_stream_type_name(uint8_t type);
+void cat_stream_free(cat_stream *s);
+cat_stream *cat_stream_clone(const cat_stream *s);
+
 typedef struct cat_table {
     int64_t id;
     int64_t db_id;
@@ -222,9 +251,11 @@ typedef struct cat_table {
     bool disable_auto_compaction;
     bool enable_mow_light_delete;
     cat_binlog_cfg binlog;
-    cat_props props; /* other accepted properties, for SHOW CREATE TABLE */
-    char *view_sql;  /* a view: the SELECT text of CREATE VIEW (heap); no columns, keys or
-                        partitions. NULL for a table. Encoding version 2 and later. */
+    cat_props props;    /* other accepted properties, for SHOW CREATE TABLE */
+    char *view_sql;     /* a view: the SELECT text of CREATE VIEW (heap); no columns, keys or
+                           partitions. NULL for a table. Encoding version 2 and later. */
+    cat_stream *stream; /* a table stream (heap): no columns, keys or partitions; NULL for a
+                           table or view. Encoding version 3 and later. */
 } cat_table;
 
 typedef struct cat_db {
@@ -269,6 +300,9 @@ int cat_db_set_properties(cat_catalog *c, const char *name, const cat_props *pro
 
 /* Table by name in db (case-sensitive). Borrowed. */
 cat_table *cat_table_find(const cat_db *db, const char *name);
+/* The table with id in any database (recycle bin excluded), and its database in *db (may be
+ * NULL). NULL when absent. Linear in the catalog size. */
+cat_table *cat_table_find_id(const cat_catalog *c, int64_t id, cat_db **db);
 /* Column by name (case-insensitive, as Doris). Borrowed. */
 cat_column *cat_table_column(const cat_table *t, const char *name);
 cat_column *cat_table_column_uid(const cat_table *t, int32_t uid);
@@ -507,7 +541,7 @@ void cat_show_partition_row(const cat_table *t, size_t i, buf *out);
  * Binary encoding (edit-log records and image), see README.md §Formats "Schema objects"
  * ====================================================================================== */
 
-#define CAT_SCHEMA_ENCODING_VERSION 2 /* 2: views (a trailer after each table body) */
+#define CAT_SCHEMA_ENCODING_VERSION 3 /* 2: views (a trailer after each table body); 3: streams */
 
 /* Appends the encoding of a table / of a database with all its tables (the image unit). */
 void cat_table_encode(const cat_table *t, buf *out);

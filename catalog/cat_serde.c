@@ -181,6 +181,22 @@ encode_table_body(const cat_table *t, buf *out)
     if (t->view_sql) {
         put_str(out, t->view_sql);
     }
+    /* version 3: u8 1 + the stream definition, or u8 0 */
+    buf_put_u8(out, t->stream ? 1 : 0);
+    if (t->stream) {
+        const cat_stream *st = t->stream;
+        put_i64(out, st->base_id);
+        put_str(out, st->base_db);
+        put_str(out, st->base_name);
+        buf_put_u8(out, st->type);
+        buf_put_u8(out, st->show_initial_rows ? 1 : 0);
+        put_i64(out, st->created_ms);
+        buf_put_u32le(out, (uint32_t)st->ninit);
+        for (size_t i = 0; i < st->ninit; i++) {
+            put_i64(out, st->init[i].part_id);
+            put_i64(out, (int64_t)st->init[i].tso);
+        }
+    }
 }
 
 void
@@ -398,6 +414,26 @@ decode_table_body(rd *r)
     }
     if (r->ver >= 2 && get_u8(r) != 0) {
         t->view_sql = get_str(r);
+    }
+    if (r->ver >= 3 && get_u8(r) != 0) {
+        cat_stream *st = mem_calloc(1, sizeof *st);
+        t->stream = st;
+        st->base_id = get_i64(r);
+        st->base_db = get_str(r);
+        st->base_name = get_str(r);
+        st->type = get_u8(r);
+        st->show_initial_rows = get_u8(r) != 0;
+        st->created_ms = get_i64(r);
+        uint32_t ninit = get_count(r);
+        st->init = mem_calloc(ninit ? ninit : 1, sizeof *st->init);
+        for (uint32_t i = 0; i < ninit && r->bad == NULL; i++) {
+            st->init[i].part_id = get_i64(r);
+            st->init[i].tso = (uint64_t)get_i64(r);
+            st->ninit++;
+        }
+        if (st->type > CAT_STREAM_DETAIL) {
+            r->bad = "stream type";
+        }
     }
     /* References inside the table must resolve, so SHOW and DDL never meet dangling ids. */
     if (r->bad == NULL && t->part_type != CAT_PART_NONE &&

@@ -260,6 +260,13 @@ int cat_meta_drop_table(cat_meta *m, const char *db, const char *name, bool if_e
  * REPLACE of a table). */
 int cat_meta_create_view(cat_meta *m, const char *db, const char *name, const char *sql,
                          bool or_replace, db_error *err);
+/* CREATE STREAM [IF NOT EXISTS] db.name: a table object with the stream definition def
+ * (copied) and nothing else, logged as CAT_REC_TABLE_PUT; *created tells whether it was made
+ * (false for an IF NOT EXISTS no-op). ER_BAD_DB_ERROR, ER_TABLE_EXISTS_ERROR (any object of
+ * that name). ALTER STREAM goes through cat_meta_alter_table, DROP STREAM through
+ * cat_meta_drop_table. */
+int cat_meta_create_stream(cat_meta *m, const char *db, const char *name, const char *comment,
+                           const cat_stream *def, bool if_not_exists, bool *created, db_error *err);
 
 /* ALTER TABLE: edit(c, db, copy, arg, err) changes a private copy of the table with the
  * cat_table_* ALTER functions; when it returns DB_OK the copy is logged and replaces the table.

@@ -123,10 +123,16 @@ Test(cat_view, encoding_version_1_still_decodes)
     buf enc;
     buf_init(&enc);
     cat_table_encode(t, &enc);
-    cr_assert_eq(enc.data[0], 2);
-    cr_assert_eq(enc.data[enc.len - 1], 0); /* version 2 trailer: not a view */
-    enc.data[0] = 1;                        /* what version 1 wrote: no trailer */
-    cat_table *old = cat_table_decode(enc.data, enc.len - 1, &err);
+    cr_assert_eq(enc.data[0], 3);
+    cr_assert_eq(enc.data[enc.len - 2], 0); /* version 2 trailer: not a view */
+    cr_assert_eq(enc.data[enc.len - 1], 0); /* version 3 trailer: not a stream */
+    enc.data[0] = 2;                        /* what version 2 wrote: no stream trailer */
+    cat_table *v2 = cat_table_decode(enc.data, enc.len - 1, &err);
+    cr_assert_not_null(v2, "%s", err.msg);
+    cr_assert_null(v2->stream);
+    cat_table_free(v2);
+    enc.data[0] = 1; /* what version 1 wrote: no trailer */
+    cat_table *old = cat_table_decode(enc.data, enc.len - 2, &err);
     cr_assert_not_null(old, "%s", err.msg);
     cr_assert_null(old->view_sql);
     cr_assert_str_eq(old->name, "t");
@@ -143,4 +149,51 @@ Test(cat_view, encoding_version_1_still_decodes)
     buf_destroy(&enc);
     cat_table_free(t);
     cat_catalog_free(c);
+}
+
+Test(cat_view, stream_definition_round_trips)
+{
+    cat_table t;
+    memset(&t, 0, sizeof t);
+    t.name = "s";
+    t.comment = "c";
+    t.part_col_uid = -1;
+    cat_props_init(&t.props);
+    cat_stream_offset init[2] = {{11, 470000000000000001ULL}, {12, 5}};
+    cat_stream st = {.base_id = 42,
+                     .base_db = "db1",
+                     .base_name = "orders",
+                     .type = CAT_STREAM_DETAIL,
+                     .show_initial_rows = true,
+                     .created_ms = 1700000000000,
+                     .init = init,
+                     .ninit = 2};
+    t.stream = &st;
+    buf enc;
+    buf_init(&enc);
+    cat_table_encode(&t, &enc);
+    db_error err = {0};
+    cat_table *back = cat_table_decode(enc.data, enc.len, &err);
+    cr_assert_not_null(back, "%s", err.msg);
+    cr_assert_not_null(back->stream);
+    cr_assert_eq(back->stream->base_id, 42);
+    cr_assert_str_eq(back->stream->base_db, "db1");
+    cr_assert_str_eq(back->stream->base_name, "orders");
+    cr_assert_eq(back->stream->type, CAT_STREAM_DETAIL);
+    cr_assert(back->stream->show_initial_rows);
+    cr_assert_eq(back->stream->created_ms, 1700000000000);
+    cr_assert_eq(back->stream->ninit, 2);
+    cr_assert_eq(back->stream->init[0].tso, 470000000000000001ULL);
+    cr_assert_eq(back->stream->init[1].part_id, 12);
+    cr_assert_null(back->view_sql);
+    cat_table *copy = cat_table_clone(back);
+    cr_assert_str_eq(copy->stream->base_name, "orders");
+    cr_assert_eq(copy->stream->init[1].tso, 5);
+    cat_table_free(copy);
+    cat_table_free(back);
+    /* a bad type is refused */
+    enc.data[enc.len - 4 - 2 * 16 - 8 - 2] = 9;
+    cr_assert_null(cat_table_decode(enc.data, enc.len, &err));
+    buf_destroy(&enc);
+    cat_props_destroy(&t.props);
 }
