@@ -98,6 +98,8 @@ typedef struct extra_handler {
     uint16_t kind;
     stor_extra_fn fn;
     void *ctx;
+    stor_extra_check_fn check; /* NULL = none */
+    void *check_ctx;
 } extra_handler;
 
 struct stor_engine {
@@ -373,7 +375,22 @@ stor_engine_register_extra(stor_engine *e, uint16_t kind, stor_extra_fn fn, void
 {
     DB_ASSERT(kind != 0 && fn != NULL && find_extra(e, kind) == NULL);
     e->extras = mem_realloc(e->extras, (e->nextras + 1) * sizeof *e->extras);
-    e->extras[e->nextras++] = (extra_handler){kind, fn, ctx};
+    e->extras[e->nextras++] = (extra_handler){kind, fn, ctx, NULL, NULL};
+}
+
+void
+stor_engine_register_extra_check(stor_engine *e, uint16_t kind, stor_extra_check_fn check,
+                                 void *ctx)
+{
+    extra_handler *h = NULL;
+    for (size_t i = 0; i < e->nextras; i++) {
+        if (e->extras[i].kind == kind) {
+            h = &e->extras[i];
+        }
+    }
+    DB_ASSERT(h != NULL && check != NULL && h->check == NULL);
+    h->check = check;
+    h->check_ctx = ctx;
 }
 
 static const extra_handler *
@@ -895,6 +912,16 @@ stor_txn_commit_at(stor_engine *e, stor_txn *txn, cat_tso *alloc, uint64_t *tsop
             goto out;
         }
     }
+    /* Checks of extra sections (a stream's offset compare-and-set) see the state every earlier
+     * commit published, and nothing can change it before this commit publishes. */
+    for (size_t i = 0; i < txn->nextras; i++) {
+        const extra_handler *h = find_extra(e, txn->extras[i].kind);
+        if (h->check != NULL && h->check(h->check_ctx, txn->extras[i].kind, txn->extras[i].data,
+                                         txn->extras[i].len, err) != DB_OK) {
+            rc = DB_ERR;
+            goto out;
+        }
+    }
     encode_commit(txn, tso, versions, &rec);
     /* Decode our own bytes: the live publish takes exactly the replay's path (I14). */
     rc = decode_commit(e, rec.data, rec.len, &c, err);
@@ -1409,6 +1436,36 @@ stor__engine_saw_rowset_id(stor_engine *e, uint64_t rowset_id)
     while (cur <= rowset_id &&
            !atomic_compare_exchange_weak(&e->next_rowset_id, &cur, rowset_id + 1)) {
     }
+}
+
+bool
+stor__txn_has_extras(const stor_txn *txn)
+{
+    return txn->nextras > 0;
+}
+
+uint64_t
+stor_engine_next_id(stor_engine *e)
+{
+    return stor__engine_next_rowset_id(e);
+}
+
+void
+stor_engine_saw_id(stor_engine *e, uint64_t id)
+{
+    stor__engine_saw_rowset_id(e, id);
+}
+
+bool
+stor_engine_commit_trylock(stor_engine *e)
+{
+    return pthread_mutex_trylock(&e->commit_mu) == 0;
+}
+
+void
+stor_engine_commit_unlock(stor_engine *e)
+{
+    pthread_mutex_unlock(&e->commit_mu);
 }
 
 const stor_stage *

@@ -177,6 +177,8 @@ int64_t stor__double_key(double v);
 
 /* A rowset id no tablet of e uses (atomic counter, above every id published or loaded). */
 uint64_t stor__engine_next_rowset_id(stor_engine *e);
+/* Whether stor_txn_add_extra added anything to txn. */
+bool stor__txn_has_extras(const stor_txn *txn);
 /* Raise the counter above rowset_id (publish, replay, image load). */
 void stor__engine_saw_rowset_id(stor_engine *e, uint64_t rowset_id);
 /* The stages added by stor_engine_add_stage, in order (immutable after start-up). */

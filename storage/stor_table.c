@@ -65,6 +65,8 @@ stor_schema_from_table(const cat_table *t, arena *a, stor_schema *out, db_error 
         out->seq_col = find_col(t, CAT_COL_SEQUENCE);
     }
     out->delete_sign_col = find_col(t, CAT_COL_DELETE_SIGN);
+    out->binlog_row = cat_binlog_is_row(&t->binlog);
+    out->binlog_history = out->binlog_row && t->binlog.need_historical_value;
     return DB_OK;
 }
 

@@ -77,6 +77,12 @@ struct stor_writer {
     char **files;      /* segment files written by the commit in progress (removed on failure) */
     size_t nfiles, fcap;
     bool is_spent;
+    struct w_extra {
+        uint16_t kind;
+        void *data;
+        size_t len;
+    } * extras; /* sections for the commit record (stor_writer_add_extra) */
+    size_t nextras;
 };
 
 static void
@@ -233,7 +239,22 @@ stor_writer_free(stor_writer *w)
         mem_free(w->dels[i].rows);
     }
     mem_free(w->dels);
+    for (size_t i = 0; i < w->nextras; i++) {
+        mem_free(w->extras[i].data);
+    }
+    mem_free(w->extras);
     mem_free(w);
+}
+
+void
+stor_writer_add_extra(stor_writer *w, uint16_t kind, const void *data, size_t len)
+{
+    w->extras = mem_realloc(w->extras, (w->nextras + 1) * sizeof *w->extras);
+    void *copy = mem_alloc(len ? len : 1);
+    if (len) {
+        memcpy(copy, data, len);
+    }
+    w->extras[w->nextras++] = (struct w_extra){kind, copy, len};
 }
 
 /* The memtable of tablet_id, created for sc when missing. */
@@ -359,15 +380,14 @@ stor_writer_rows(const stor_writer *w)
 bool
 stor_writer_empty(const stor_writer *w)
 {
-    return w->rows == 0 && w->ndels == 0;
+    return w->rows == 0 && w->ndels == 0 && w->nextras == 0;
 }
 
 /* ---- vectors in the chain arena ---- */
 
-/* out = n rows of kind where row i is row[i] of src[i] (src[i] NULL = a NULL cell). Arrays in a. */
-static void
-vec_select(arena *a, stor_vec_kind kind, uint32_t n, const stor_vec *const *src,
-           const uint32_t *row, stor_vec *out)
+void
+stor_vec_select(arena *a, stor_vec_kind kind, uint32_t n, const stor_vec *const *src,
+                const uint32_t *row, stor_vec *out)
 {
     memset(out, 0, sizeof *out);
     out->kind = kind;
@@ -440,7 +460,7 @@ vec_gather(arena *a, const stor_vec *v, const uint32_t *perm, uint32_t n, const 
     for (uint32_t i = 0; i < n; i++) {
         scratch[i] = v;
     }
-    vec_select(a, v->kind, n, scratch, perm, out);
+    stor_vec_select(a, v->kind, n, scratch, perm, out);
 }
 
 /* Three-way compare of two cells (NULL lowest); both vectors of the same kind. */
@@ -484,9 +504,9 @@ typedef struct chain_run {
     stor_tablet *t;
     stor_snapshot snap; /* MoW: the tablet as of the chain start (write_mu held) */
     const bool *
-            *mask; /* per row of b: its partial-update mask (NULL = full row); NULL = all full */
-    bool need_all_old; /* stages were added: fill b->old_cols for every column */
-    old_seg *segs;     /* ascending (rowset id, segment id) */
+            *mask;  /* per row of b: its partial-update mask (NULL = full row); NULL = all full */
+    uint32_t wants; /* STOR_WANT_* of the added stages for this table */
+    old_seg *segs;  /* ascending (rowset id, segment id) */
     size_t nsegs, scap;
     buf kb;     /* scratch key bytes */
     pk_upd *pk; /* MoW: where encode records the new key locations; NULL otherwise */
@@ -576,6 +596,11 @@ old_cell(chain_run *run, stor_rowloc loc, uint32_t c, const stor_vec **v, uint32
         return DB_ERR;
     }
     if (s->colmap[c] < 0) {
+        /* written before the column existed: its default (ADD COLUMN ... DEFAULT) */
+        const stor_schema *sc = run->b.sc;
+        if (sc->defaults != NULL && sc->defaults[c].kind == stor_vec_kind_of(&sc->cols[c].type)) {
+            *v = &sc->defaults[c];
+        }
         return DB_OK;
     }
     uint32_t sci = (uint32_t)s->colmap[c];
@@ -618,7 +643,7 @@ fetch_old(chain_run *run, const bool *mask, const stor_rowloc *locs, uint32_t c,
             return DB_ERR;
         }
     }
-    vec_select(run->b.a, stor_vec_kind_of(&run->b.sc->cols[c].type), n, src, rows, out);
+    stor_vec_select(run->b.a, stor_vec_kind_of(&run->b.sc->cols[c].type), n, src, rows, out);
     return DB_OK;
 }
 
@@ -785,7 +810,7 @@ apply_overrides(chain_run *run, const stor_vec *before, const overrides *ov)
             }
         }
         stor_vec merged;
-        vec_select(b->a, b->cols[c].kind, b->n, src, rows, &merged);
+        stor_vec_select(b->a, b->cols[c].kind, b->n, src, rows, &merged);
         b->cols[c] = merged;
     }
 }
@@ -869,7 +894,7 @@ fold_agg(chain_run *run, const uint32_t *gs, uint32_t ng)
             src[g] = v;
             rows[g] = pick;
         }
-        vec_select(b->a, v->kind, ng, src, rows, &cols[c]);
+        stor_vec_select(b->a, v->kind, ng, src, rows, &cols[c]);
     }
     b->cols = cols;
     b->n = ng;
@@ -1017,7 +1042,7 @@ stage_mow_lookup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
     /* Whether an old row is a delete-sign row matters only to consumers of has_old / old values
      * (added stages, partial update): reading it costs a point read per updated key, so plain
      * upserts skip it (has_old is then "found"). */
-    bool need_sign = sc->delete_sign_col >= 0 && (run->need_all_old || run->mask != NULL);
+    bool need_sign = sc->delete_sign_col >= 0 && (run->wants != 0 || run->mask != NULL);
     if (need_sign &&
         fetch_old(run, found, loc, (uint32_t)sc->delete_sign_col, &old_sign, err) != DB_OK) {
         return DB_ERR;
@@ -1080,12 +1105,12 @@ stage_mow_lookup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
             }
             if (any) {
                 stor_vec merged;
-                vec_select(b->a, b->cols[c].kind, n, src, rows, &merged);
+                stor_vec_select(b->a, b->cols[c].kind, n, src, rows, &merged);
                 b->cols[c] = merged;
             }
         }
     }
-    if (run->need_all_old) {
+    if (run->wants & STOR_WANT_OLD_VALUES) {
         b->old_cols = arena_calloc(b->a, sc->ncols + 1, sizeof *b->old_cols);
         for (uint32_t c = 0; c < sc->ncols; c++) {
             if (fetch_old(run, has_old, old, c, &b->old_cols[c], err) != DB_OK) {
@@ -1094,6 +1119,23 @@ stage_mow_lookup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
         }
     }
     return DB_OK;
+}
+
+/* Remember path (copied) as written for this commit: removed if it fails. */
+static void
+track_file(stor_writer *w, const char *path)
+{
+    if (w->nfiles == w->fcap) {
+        w->fcap = w->fcap == 0 ? 8 : w->fcap * 2;
+        w->files = mem_realloc(w->files, w->fcap * sizeof *w->files);
+    }
+    w->files[w->nfiles++] = mem_strdup(path);
+}
+
+void
+stor_chain_track_file(stor_chain_batch *b, const char *path)
+{
+    track_file(((chain_run *)b)->w, path);
 }
 
 /* ---- stage: encode ---- */
@@ -1114,13 +1156,25 @@ stage_encode(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
     uint64_t rowset_id = stor__engine_next_rowset_id(w->e);
     uint32_t nseg = (b->n + SEG_MAX_ROWS - 1) / SEG_MAX_ROWS;
     char **names = arena_calloc(b->a, nseg, sizeof *names);
+    char **paths = arena_calloc(b->a, nseg, sizeof *paths);
     const stor_vec **scratch = NULL;
     uint32_t *perm = NULL;
-    stor_vec *part = arena_alloc(b->a, (sc->ncols + 1) * sizeof *part);
+    /* The schema's columns, then the columns added stages asked for (Row Binlog). */
+    uint32_t nall = sc->ncols + b->nextra;
+    stor_column_desc *desc = arena_alloc(b->a, (nall + 1) * sizeof *desc);
+    const stor_vec **src = arena_alloc(b->a, (nall + 1) * sizeof *src);
+    for (uint32_t c = 0; c < sc->ncols; c++) {
+        desc[c] = sc->cols[c];
+        src[c] = &b->cols[c];
+    }
+    for (uint32_t c = 0; c < b->nextra; c++) {
+        desc[sc->ncols + c] = b->extra_desc[c];
+        src[sc->ncols + c] = &b->extra_cols[c];
+    }
+    stor_vec *part = arena_alloc(b->a, (nall + 1) * sizeof *part);
     for (uint32_t s = 0; s < nseg; s++) {
         uint32_t from = s * SEG_MAX_ROWS,
                  cnt = b->n - from < SEG_MAX_ROWS ? b->n - from : SEG_MAX_ROWS;
-        const stor_vec *cols = b->cols;
         if (nseg > 1) {
             if (scratch == NULL) {
                 scratch = arena_alloc(b->a, SEG_MAX_ROWS * sizeof *scratch);
@@ -1129,33 +1183,37 @@ stage_encode(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
             for (uint32_t i = 0; i < cnt; i++) {
                 perm[i] = from + i;
             }
-            for (uint32_t c = 0; c < sc->ncols; c++) {
-                vec_gather(b->a, &b->cols[c], perm, cnt, scratch, &part[c]);
+            for (uint32_t c = 0; c < nall; c++) {
+                vec_gather(b->a, src[c], perm, cnt, scratch, &part[c]);
             }
-            cols = part;
         } else {
-            for (uint32_t c = 0; c < sc->ncols; c++) {
-                part[c] = b->cols[c];
+            for (uint32_t c = 0; c < nall; c++) {
+                part[c] = *src[c];
                 part[c].n = cnt;
             }
-            cols = part;
         }
         names[s] = arena_sprintf(b->a, "%" PRIu64 "_%u.dat", rowset_id, s);
         char *path = arena_sprintf(b->a, "%s/%s", stor_tablet_dir(run->t), names[s]);
-        stor_segment_writer *sw = stor_segment_writer_open(path, sc->ncols, sc->cols, NULL, err);
+        paths[s] = path;
+        stor_segment_writer *sw = stor_segment_writer_open(path, nall, desc, NULL, err);
         if (sw == NULL) {
             return DB_ERR;
         }
-        if (stor_segment_writer_append(sw, cols, err) != DB_OK) {
+        if (stor_segment_writer_append(sw, part, err) != DB_OK) {
             stor_segment_writer_abort(sw);
             return DB_ERR;
         }
-        if (w->nfiles == w->fcap) {
-            w->fcap = w->fcap == 0 ? 8 : w->fcap * 2;
-            w->files = mem_realloc(w->files, w->fcap * sizeof *w->files);
-        }
-        w->files[w->nfiles++] = mem_strdup(path); /* removed if the commit fails */
+        track_file(w, path); /* removed if the commit fails */
         if (stor_segment_writer_finish(sw, NULL, err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    size_t nstages = 0;
+    const stor_stage *stages = stor__engine_stages(w->e, &nstages);
+    for (size_t i = 0; i < nstages; i++) {
+        if (stages[i].encoded != NULL &&
+            stages[i].encoded(stages[i].ctx, b, txn, rowset_id, (const char *const *)paths, nseg,
+                              err) != DB_OK) {
             return DB_ERR;
         }
     }
@@ -1251,14 +1309,14 @@ pk_build(stor_engine *e, stor_tablet *t, const stor_schema *sc, stor_pkindex *pk
 /* Run the chain over mt (tablet t) adding to txn; pk (MoW) receives the new key locations. */
 static int
 run_chain(stor_writer *w, memtable *mt, stor_tablet *t, const stor_stage *stages, size_t nstages,
-          bool need_all_old, pk_upd *pk, stor_txn *txn, db_error *err)
+          uint32_t wants, pk_upd *pk, stor_txn *txn, db_error *err)
 {
     chain_run run;
     memset(&run, 0, sizeof run);
     run.w = w;
     run.mt = mt;
     run.t = t;
-    run.need_all_old = need_all_old;
+    run.wants = wants;
     run.pk = pk;
     buf_init(&run.kb);
     arena *a = arena_new(1 << 20);
@@ -1321,7 +1379,7 @@ stor_writer_commit(stor_writer *w, cat_tso *tso, uint64_t *commit_tso, db_error 
     if (commit_tso != NULL) {
         *commit_tso = 0;
     }
-    if (w->nmts == 0 && w->ndels == 0) {
+    if (w->nmts == 0 && w->ndels == 0 && w->nextras == 0) {
         return DB_OK;
     }
     stor_engine *e = w->e;
@@ -1329,12 +1387,12 @@ stor_writer_commit(stor_writer *w, cat_tso *tso, uint64_t *commit_tso, db_error 
     const stor_stage *extra = stor__engine_stages(e, &nextra);
     size_t nstages = nextra + 3;
     stor_stage *stages = mem_calloc(nstages, sizeof *stages);
-    stages[0] = (stor_stage){"sort_dedup", stage_sort_dedup, NULL};
-    stages[1] = (stor_stage){"mow_lookup", stage_mow_lookup, NULL};
+    stages[0] = (stor_stage){"sort_dedup", stage_sort_dedup, NULL, NULL, NULL};
+    stages[1] = (stor_stage){"mow_lookup", stage_mow_lookup, NULL, NULL, NULL};
     if (nextra > 0) {
         memcpy(&stages[2], extra, nextra * sizeof *extra);
     }
-    stages[nstages - 1] = (stor_stage){"encode", stage_encode, NULL};
+    stages[nstages - 1] = (stor_stage){"encode", stage_encode, NULL, NULL, NULL};
 
     stor_tablet **tablets = mem_calloc(w->nmts + 1, sizeof *tablets);
     pk_upd *pks = mem_calloc(w->nmts + 1, sizeof *pks);
@@ -1364,18 +1422,25 @@ stor_writer_commit(stor_writer *w, cat_tso *tso, uint64_t *commit_tso, db_error 
             pk = &pks[i];
             pk->version_before = stor_tablet_version(tablets[i]);
         }
+        uint32_t wants = 0;
+        for (size_t k = 0; k < nextra; k++) {
+            wants |= extra[k].wants ? extra[k].wants(extra[k].ctx, mt->sc) : 0;
+        }
         if (rc == DB_OK) {
-            rc = run_chain(w, mt, tablets[i], stages, nstages, nextra > 0, pk, txn, err);
+            rc = run_chain(w, mt, tablets[i], stages, nstages, wants, pk, txn, err);
         }
     }
     for (size_t i = 0; i < w->ndels && rc == DB_OK; i++) {
         const del_rows *d = &w->dels[i];
         stor_txn_delete(txn, d->tablet_id, d->rowset_id, d->segment_id, d->rows, d->n);
     }
+    for (size_t i = 0; i < w->nextras && rc == DB_OK; i++) {
+        stor_txn_add_extra(txn, w->extras[i].kind, w->extras[i].data, w->extras[i].len);
+    }
     uint64_t ts = 0;
     bool published = false;
     /* Every row was discarded (sequence column) and no stage added anything: nothing to write. */
-    bool is_noop = w->nchanges == 0 && w->ndels == 0 && nextra == 0;
+    bool is_noop = w->nchanges == 0 && w->ndels == 0 && !stor__txn_has_extras(txn);
     if (rc == DB_OK && !is_noop) {
         /* The TSO is taken under the engine's commit mutex: TSOs ascend with versions. */
         rc = stor_txn_commit_at(e, txn, tso, &ts, err);

@@ -281,6 +281,11 @@ stor_vec_is_null(const stor_vec *v, uint32_t r)
     return v->nulls != NULL && (v->nulls[r >> 3] >> (r & 7)) & 1;
 }
 
+/* out = n rows of kind where row i is row[i] of src[i] (src[i] NULL = a NULL cell); arrays in
+ * a, string bytes copied. */
+void stor_vec_select(arena *a, stor_vec_kind kind, uint32_t n, const stor_vec *const *src,
+                     const uint32_t *row, stor_vec *out);
+
 /* The vector kind a column type is stored as; 0 for types storage cannot hold (JSON, ARRAY,
  * MAP, VARIANT, INVALID). */
 stor_vec_kind stor_vec_kind_of(const cat_type *t);
@@ -494,6 +499,12 @@ typedef struct stor_snapshot {
 typedef int (*stor_extra_fn)(void *ctx, uint16_t kind, uint64_t tso, const void *data, size_t len,
                              bool is_replay, db_error *err);
 
+/* Pre-commit check of a section of kind: called under the commit mutex before the record is
+ * appended, with the section's bytes; DB_ERR (err set) fails the commit before anything is
+ * written or published. Must not block or call back into the engine. */
+typedef int (*stor_extra_check_fn)(void *ctx, uint16_t kind, const void *data, size_t len,
+                                   db_error *err);
+
 /* Create the engine over root_path (directory of the tablet directories root_path/<tablet id>;
  * created if missing, its parent must exist) and register record STOR_REC_COMMIT and image
  * section STOR_IMG_TABLETS with log, so call it before cat_editlog_replay. log is borrowed and
@@ -509,6 +520,9 @@ void stor_engine_free(stor_engine *e);
  * the replay with ER_STOR_COMMIT_CORRUPT; stor_txn_add_extra of an unregistered kind is a
  * DB_ASSERT. */
 void stor_engine_register_extra(stor_engine *e, uint16_t kind, stor_extra_fn fn, void *ctx);
+/* Add a pre-commit check to the registered kind (once). Start-up only. */
+void stor_engine_register_extra_check(stor_engine *e, uint16_t kind, stor_extra_check_fn check,
+                                      void *ctx);
 
 /* The tablet with tablet_id; when it does not exist, a new empty one (version 0) if create, else
  * NULL. A tablet dropped by stor_engine_drop_tablets in this process is still returned (the same
@@ -691,6 +705,12 @@ typedef struct stor_schema {
     int32_t delete_sign_col; /* index of __DORIS_DELETE_SIGN__, -1 when none */
     uint8_t *aggs;           /* ncols cat_agg values (AGGREGATE KEY value columns; others
                                 CAT_AGG_UNSET / NONE) */
+    stor_vec *defaults;      /* NULL, or ncols one-row vectors: the value a row written before
+                                the column existed (ADD COLUMN ... DEFAULT) has; kind 0 or a
+                                NULL cell = NULL. Filled by the planner (it owns value
+                                parsing); used where the writer reads old rows. */
+    bool binlog_row;         /* the table records Row Binlog (binlog.enable + format ROW) */
+    bool binlog_history;     /* ... with before images (binlog.need_historical_value) */
 } stor_schema;
 
 /* Copy what storage needs of t into a (strings and arrays in a). Columns whose type storage
@@ -734,15 +754,49 @@ typedef struct stor_chain_batch {
     stor_vec *old_cols; /* sc->ncols vectors of n rows: old values where has_old, else NULL
                            cells; NULL when no row had an old row or the stage did not run */
     const bool *given;  /* partial update: which columns the statement gave; NULL = all */
+    /* Columns an added stage asks the encode stage to store in the segment files after the
+     * schema's columns (uids outside the catalog's range; scans and compaction never read
+     * them): Row Binlog's op and before-image columns. n rows each, arrays in a. */
+    uint32_t nextra;
+    stor_column_desc *extra_desc;
+    stor_vec *extra_cols;
 } stor_chain_batch;
 
+/* What an added stage needs the MoW lookup stage to find out about the old rows of a table
+ * (flags returned by stor_stage.wants). */
+enum {
+    STOR_WANT_OLD_LIVE = 1,   /* has_old exact: an old delete-sign row is no old row */
+    STOR_WANT_OLD_VALUES = 2, /* b->old_cols filled for every column (implies OLD_LIVE) */
+};
+
 /* One stage of the chain: run(ctx, b, txn, err) may rewrite b (drop rows, fill fields) and add
- * to txn (delete marks, extra sections). Stages run in order, per tablet, at commit. */
+ * to txn (delete marks, extra sections). Stages run in order, per tablet, at commit. wants
+ * (may be NULL = nothing) tells, per table schema, what the MoW stage must find out for it
+ * (STOR_WANT_* flags); it runs on the committing thread. */
 typedef struct stor_stage {
     const char *name;
     int (*run)(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err);
+    uint32_t (*wants)(void *ctx, const stor_schema *sc);
     void *ctx;
+    /* After the encode stage wrote the batch's nseg segment files paths[] (full paths) of data
+     * rowset rowset_id: may add to txn (NULL = nothing). Not called when the batch ended up
+     * with no rows (no files). */
+    int (*encoded)(void *ctx, stor_chain_batch *b, stor_txn *txn, uint64_t rowset_id,
+                   const char *const *paths, uint32_t nseg, db_error *err);
 } stor_stage;
+
+/* For added stages: a file the stage wrote (or linked) for this commit (path copied); it is
+ * removed when the commit fails, kept when it publishes. */
+void stor_chain_track_file(stor_chain_batch *b, const char *path);
+/* A new id, unique in this engine across restarts as long as every id used in a durable
+ * record is reported back at replay through stor_engine_saw_id (rowset ids come from here). */
+uint64_t stor_engine_next_id(stor_engine *e);
+void stor_engine_saw_id(stor_engine *e, uint64_t id);
+/* For other modules' image writers: take the engine's commit mutex if free (true), so no commit
+ * is between its edit-log append and its publish (the image would cover a record whose extra
+ * sections are not applied yet); release with stor_engine_commit_unlock. */
+bool stor_engine_commit_trylock(stor_engine *e);
+void stor_engine_commit_unlock(stor_engine *e);
 
 /* Insert a stage (copied) just before the final encode stage (Row Binlog registers its
  * derivation here). Start-up only, before any commit. */
@@ -775,6 +829,11 @@ void stor_writer_free(stor_writer *w);
  * check (the segment writer would fail the commit). sc must outlive the writer. */
 int stor_writer_put(stor_writer *w, const stor_schema *sc, int64_t partition_id, uint32_t bucket,
                     const stor_vec *cols, uint32_t n, const bool *given, db_error *err);
+
+/* Carry an opaque section of kind (registered with stor_engine_register_extra; copied) in the
+ * commit record of this writer (a stream's offset advance): a writer with sections commits even
+ * when it has no rows. */
+void stor_writer_add_extra(stor_writer *w, uint16_t kind, const void *data, size_t len);
 
 /* Mark rows[0..n) of (rowset_id, segment_id) of tablet_id deleted at commit (DELETE on tables
  * without merge-on-write, locations from a scan). */

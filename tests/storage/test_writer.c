@@ -691,13 +691,43 @@ record_stage(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
     return DB_OK;
 }
 
+static uint32_t
+want_values(void *ctx, const stor_schema *sc)
+{
+    (void)ctx;
+    return sc->mow ? STOR_WANT_OLD_VALUES : 0;
+}
+
+Test(stor_writer, added_stage_without_wants_gets_no_old_values)
+{
+    stu_env v;
+    env_open(&v);
+    stage_seen seen;
+    memset(&seen, 0, sizeof seen);
+    stor_stage st = {"record", record_stage, NULL, &seen, NULL};
+    stor_engine_add_stage(v.eng, &st);
+    stor_schema sc = mow_schema(false);
+    stor_writer *w = stor_writer_new(v.eng);
+    put_range(w, &sc, 0, 10, 1);
+    stu_commit_writer(&v, w);
+    w = stor_writer_new(v.eng);
+    put_range(w, &sc, 5, 15, 100);
+    stu_commit_writer(&v, w);
+    cr_assert_eq(seen.calls, 2);
+    cr_assert_not(seen.has_old_cols);
+    for (uint32_t r = 0; r < seen.n; r++) {
+        cr_assert_eq(seen.op[r], seen.k[r] < 10 ? STOR_OP_UPDATE : STOR_OP_INSERT);
+    }
+    stu_env_close(&v);
+}
+
 Test(stor_writer, added_stage_sees_ops_and_before_values)
 {
     stu_env v;
     env_open(&v);
     stage_seen seen;
     memset(&seen, 0, sizeof seen);
-    stor_stage st = {"record", record_stage, &seen};
+    stor_stage st = {"record", record_stage, want_values, &seen, NULL};
     stor_engine_add_stage(v.eng, &st);
     stor_schema sc = mow_schema(false);
     stor_writer *w = stor_writer_new(v.eng);
