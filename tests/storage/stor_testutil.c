@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "binlog/binlog.h"
 #include "common/arena.h"
 #include "common/db_error.h"
 #include "common/mem.h"
@@ -115,9 +116,18 @@ stu_env_open(stu_env *v, unsigned flags, size_t cache_bytes)
     if (cache_bytes != 0) {
         stor_engine_set_cache_capacity(v->eng, cache_bytes);
     }
+    if (flags & STU_ENV_BINLOG) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/binlog", stu_tmpdir);
+        v->bl = bl_log_new(path, v->eng, v->log, &e);
+        cr_assert_not_null(v->bl, "%s", e.msg);
+    }
     cr_assert_eq(cat_editlog_replay(v->log, &e), DB_OK, "%s", e.msg);
     if (flags & STU_ENV_REMOVE_ORPHANS) {
         cr_assert_eq(stor_engine_remove_orphans(v->eng, NULL, &e), DB_OK, "%s", e.msg);
+        if (v->bl != NULL) {
+            cr_assert_eq(bl_log_remove_orphans(v->bl, NULL, &e), DB_OK, "%s", e.msg);
+        }
     }
 }
 
@@ -125,6 +135,7 @@ void
 stu_env_close(stu_env *v)
 {
     stor_engine_free(v->eng);
+    bl_log_free(v->bl);
     cat_editlog_close(v->log);
     cat_tso_free(v->tso);
     memset(v, 0, sizeof *v);

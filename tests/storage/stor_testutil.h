@@ -32,15 +32,19 @@ bool stu_file_exists(const char *path);
 
 /* ---- environment: edit log, TSO, engine ---- */
 
+typedef struct bl_log bl_log;
+
 typedef struct stu_env {
     cat_editlog *log;
     cat_tso *tso; /* NULL unless opened with STU_ENV_TSO */
     stor_engine *eng;
+    bl_log *bl; /* NULL unless opened with STU_ENV_BINLOG */
 } stu_env;
 
 enum {
-    STU_ENV_TSO = 1,           /* open a TSO on the edit log */
-    STU_ENV_REMOVE_ORPHANS = 2 /* run stor_engine_remove_orphans after the replay */
+    STU_ENV_TSO = 1,            /* open a TSO on the edit log */
+    STU_ENV_REMOVE_ORPHANS = 2, /* run stor_engine_remove_orphans after the replay */
+    STU_ENV_BINLOG = 4          /* Row Binlog on stu_tmpdir/binlog (bl_log_new before replay) */
 };
 
 /* Open the edit log in stu_logdir, the engine on stu_datadir (cache capacity cache_bytes when
