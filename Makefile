@@ -142,12 +142,16 @@ clients: deps $(BIN)
 
 stress: deps $(BIN)
 	$(Q)/usr/bin/python3 tests/stress/stress.py --server $(BIN) --workdir $(BUILD)/stress
+	$(Q)/usr/bin/python3 tests/stress/stream_concurrency.py --server $(BIN) --workdir $(BUILD)/stress
 
 crash: deps $(BIN)
 	$(Q)/usr/bin/python3 tests/crash/ddl_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
 	$(Q)/usr/bin/python3 tests/crash/dml_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
 	$(Q)/usr/bin/python3 tests/crash/autoinc_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
 	$(Q)/usr/bin/python3 tests/crash/drop_gc.py --server $(BIN) --workdir $(BUILD)/crash
+	$(Q)/usr/bin/python3 tests/crash/stream_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
+	$(Q)/usr/bin/python3 tests/crash/binlog_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
+	$(Q)/usr/bin/python3 tests/binlog/ttl_cleanup.py --server $(BIN) --workdir $(BUILD)/crash
 
 test: deps all unit regress clients stress crash diff
 
@@ -208,6 +212,7 @@ bench: deps release
 	$(Q)bash bench/sql/run.sh build/release
 	$(Q)bash bench/sysbench/run.sh build/release
 	$(Q)bash bench/analytics/run.sh build/release
+	$(Q)bash bench/binlog/run.sh build/release
 
 fuzz:
 	$(Q)bash tests/fuzz/run.sh
@@ -216,6 +221,8 @@ soak: deps all
 	$(Q)/usr/bin/python3 tests/crash/ddl_crash.py --server $(BIN) --workdir $(BUILD)/crash \
 		--rounds 40 --statements 2000
 	$(Q)/usr/bin/python3 tests/crash/dml_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 40
+	$(Q)/usr/bin/python3 tests/crash/stream_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 40
+	$(Q)/usr/bin/python3 tests/crash/binlog_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 40
 	$(Q)/usr/bin/python3 tests/diff/diff_test.py --server $(BIN) --workdir $(BUILD)/diff --queries 50000 --rows 5000 --seed 7
 
 print-%:

@@ -188,6 +188,20 @@ tableref ::= ident_tok(N) dml_asof(X). { plan_stmt_table(pp, NULL, &N, NULL); pl
 tableref ::= ident_tok(N) dml_asof(X) AS ident_tok(A). { plan_stmt_table(pp, NULL, &N, &A); plan_stmt_as_of(pp, X); }
 tableref ::= ident_tok(D) DOT ident_tok(N) dml_asof(X). { plan_stmt_table(pp, &D, &N, NULL); plan_stmt_as_of(pp, X); }
 tableref ::= ident_tok(D) DOT ident_tok(N) dml_asof(X) AS ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); plan_stmt_as_of(pp, X); }
+/* Table functions and scan parameters (plan_binlog.c): binlog("table" = "t", ...) and
+ * t@incr("startTimestamp" = "...", ...); streams will add s@snapshot() / s@reset(). */
+tableref ::= ident_tok(F) LP tvf_args RP. { plan_stmt_tvf(pp, &F, NULL); }
+tableref ::= ident_tok(F) LP tvf_args RP as_opt ident_tok(A). { plan_stmt_tvf(pp, &F, &A); }
+tableref ::= ident_tok(N) USERVAR(P) LP tvf_args RP. { plan_stmt_table(pp, NULL, &N, NULL); plan_stmt_scan_params(pp, &P); }
+tableref ::= ident_tok(N) USERVAR(P) LP tvf_args RP as_opt ident_tok(A). { plan_stmt_table(pp, NULL, &N, &A); plan_stmt_scan_params(pp, &P); }
+tableref ::= ident_tok(D) DOT ident_tok(N) USERVAR(P) LP tvf_args RP. { plan_stmt_table(pp, &D, &N, NULL); plan_stmt_scan_params(pp, &P); }
+tableref ::= ident_tok(D) DOT ident_tok(N) USERVAR(P) LP tvf_args RP as_opt ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); plan_stmt_scan_params(pp, &P); }
+tvf_args ::= .
+tvf_args ::= tvf_arglist.
+tvf_arglist ::= tvf_arg.
+tvf_arglist ::= tvf_arglist COMMA tvf_arg.
+tvf_arg ::= STRING(K) EQ STRING(V). { plan_stmt_tvf_arg(pp, &K, &V); }
+
 %type dml_asof {plan_ast *}
 dml_asof(A) ::= FOR VERSION AS OF expr(X). { A = X; }
 dml_asof(A) ::= FOR TIME AS OF expr(X). { A = X; A->negated = true; /* marks "time" */ }
@@ -492,6 +506,20 @@ cmd ::= SHOW full_opt ddl_colskw ddl_fromkw ddl_tbl ddl_coldb show_filter. { pla
 cmd ::= SHOW PARTITIONS FROM ddl_tbl show_filter. { plan_ddl_begin(pp, PD_SHOW_PARTITIONS); }
 cmd ::= SHOW TABLE STATUS show_from show_filter. { plan_ddl_begin(pp, PD_SHOW_TABLE_STATUS); }
 cmd ::= TRUNCATE TABLE ddl_tbl ddl_trunc_parts. { plan_ddl_begin(pp, PD_TRUNCATE); }
+/* Table Streams (plan_stream.c). */
+%fallback ID STREAM STREAMS.
+cmd ::= CREATE ddl_orrep STREAM ddl_ifne ddl_tbl ON TABLE ddl_sbase ddl_scomment ddl_props_opt. { plan_ddl_begin(pp, PD_CREATE_STREAM); }
+ddl_sbase ::= ident_tok(N). { plan_ddl_stream_base(pp, NULL, NULL, &N); }
+ddl_sbase ::= ident_tok(D) DOT ident_tok(N). { plan_ddl_stream_base(pp, NULL, &D, &N); }
+ddl_sbase ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N). { plan_ddl_stream_base(pp, &C, &D, &N); }
+ddl_scomment ::= .
+ddl_scomment ::= COMMENTKW STRING(C). { plan_ddl_comment(pp, &C); }
+cmd ::= ALTER STREAM ddl_tbl SET COMMENTKW STRING(C). { plan_ddl_comment(pp, &C); plan_ddl_begin(pp, PD_ALTER_STREAM); }
+cmd ::= ALTER STREAM ddl_tbl MODIFY COMMENTKW STRING(C). { plan_ddl_comment(pp, &C); plan_ddl_begin(pp, PD_ALTER_STREAM); }
+cmd ::= DROP STREAM ddl_ife ddl_tbl ddl_force_opt. { plan_ddl_begin(pp, PD_DROP_STREAM); }
+cmd ::= SHOW STREAMS show_from show_filter. { plan_ddl_begin(pp, PD_SHOW_STREAMS); }
+cmd ::= SHOW CREATE STREAM ddl_tbl. { plan_ddl_begin(pp, PD_SHOW_CREATE_STREAM); }
+cmd ::= SHOW STREAM STATUS ddl_tbl. { plan_ddl_begin(pp, PD_SHOW_STREAM_STATUS); }
 cmd ::= RECOVER TABLE ddl_tbl. { plan_ddl_begin(pp, PD_RECOVER_TABLE); }
 cmd ::= RECOVER ddl_dbkw ident_tok(D). { plan_ddl_target(pp, NULL, &D); plan_ddl_begin(pp, PD_RECOVER_DB); }
 /* MySQL secondary indexes: accepted, not built (a warning says so; see README.md §DDL). */
@@ -738,8 +766,8 @@ expr(A) ::= ident_tok(D) DOT ident_tok(Q) DOT ident_tok(N). { A = plan_ast_colum
  * plan_ast_subquery pops into the node (plan_subquery.c). */
 expr(A) ::= LP(L) subq_begin select RP(R). { A = plan_ast_subquery(pp, PLAN_SUBQ_SCALAR, NULL, false, 0, &L, &R); }
 expr(A) ::= EXISTS(L) LP subq_begin select RP(R). { A = plan_ast_subquery(pp, PLAN_SUBQ_EXISTS, NULL, false, 0, &L, &R); }
-expr(A) ::= expr(X) IN LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_IN, X, false, 0, NULL, &R); }
-expr(A) ::= expr(X) NOT IN LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_IN, X, true, 0, NULL, &R); }
+expr(A) ::= expr(X) IN LP subq_begin select RP(R). [IN] { A = plan_ast_subq_in(pp, X, false, &R); }
+expr(A) ::= expr(X) NOT IN LP subq_begin select RP(R). [IN] { A = plan_ast_subq_in(pp, X, true, &R); }
 expr(A) ::= expr(X) EQ ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_EQ, NULL, &R); }
 expr(A) ::= expr(X) EQ fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_EQ, &W, &R); }
 expr(A) ::= expr(X) NE ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_NE, NULL, &R); }
@@ -757,6 +785,8 @@ expr(A) ::= USERVAR(T). { A = plan_ast_uservar(pp, &T); }
 expr(A) ::= QUESTION(T). { A = plan_ast_param(pp, &T); }
 expr(A) ::= USERVAR(T) ASSIGN expr(X). { A = plan_ast_assign(pp, &T, X); }
 expr(A) ::= LP(L) expr(X) RP(R). { A = plan_ast_paren(pp, &L, X, &R); }
+/* Row constructor (a, b, ...): only comparisons and IN take it (plan_subquery.c). */
+expr(A) ::= LP(L) expr(X) COMMA exprlist(Y) RP(R). { A = plan_ast_row(pp, &L, X, Y, &R); }
 
 expr(A) ::= MINUS(T) expr(X). [UMINUS] { A = plan_ast_unary(pp, TK_MINUS, &T, X); }
 expr(A) ::= PLUS(T) expr(X). [UMINUS] { A = plan_ast_unary(pp, TK_PLUS, &T, X); }
@@ -776,13 +806,13 @@ expr(A) ::= expr(L) BITOR expr(R). { A = plan_ast_binary(pp, TK_BITOR, L, R); }
 expr(A) ::= expr(L) BITXOR expr(R). { A = plan_ast_binary(pp, TK_BITXOR, L, R); }
 expr(A) ::= expr(L) LSHIFT expr(R). { A = plan_ast_binary(pp, TK_LSHIFT, L, R); }
 expr(A) ::= expr(L) RSHIFT expr(R). { A = plan_ast_binary(pp, TK_RSHIFT, L, R); }
-expr(A) ::= expr(L) EQ expr(R). { A = plan_ast_binary(pp, TK_EQ, L, R); }
-expr(A) ::= expr(L) NSEQ expr(R). { A = plan_ast_binary(pp, TK_NSEQ, L, R); }
-expr(A) ::= expr(L) NE expr(R). { A = plan_ast_binary(pp, TK_NE, L, R); }
-expr(A) ::= expr(L) LT expr(R). { A = plan_ast_binary(pp, TK_LT, L, R); }
-expr(A) ::= expr(L) LE expr(R). { A = plan_ast_binary(pp, TK_LE, L, R); }
-expr(A) ::= expr(L) GT expr(R). { A = plan_ast_binary(pp, TK_GT, L, R); }
-expr(A) ::= expr(L) GE expr(R). { A = plan_ast_binary(pp, TK_GE, L, R); }
+expr(A) ::= expr(L) EQ expr(R). { A = plan_ast_rowcmp(pp, TK_EQ, L, R); }
+expr(A) ::= expr(L) NSEQ expr(R). { A = plan_ast_rowcmp(pp, TK_NSEQ, L, R); }
+expr(A) ::= expr(L) NE expr(R). { A = plan_ast_rowcmp(pp, TK_NE, L, R); }
+expr(A) ::= expr(L) LT expr(R). { A = plan_ast_rowcmp(pp, TK_LT, L, R); }
+expr(A) ::= expr(L) LE expr(R). { A = plan_ast_rowcmp(pp, TK_LE, L, R); }
+expr(A) ::= expr(L) GT expr(R). { A = plan_ast_rowcmp(pp, TK_GT, L, R); }
+expr(A) ::= expr(L) GE expr(R). { A = plan_ast_rowcmp(pp, TK_GE, L, R); }
 expr(A) ::= expr(L) AND expr(R). { A = plan_ast_binary(pp, TK_AND, L, R); }
 expr(A) ::= expr(L) ANDAND expr(R). { A = plan_ast_binary(pp, TK_AND, L, R); }
 expr(A) ::= expr(L) OR expr(R). { A = plan_ast_binary(pp, TK_OR, L, R); }
@@ -805,8 +835,8 @@ expr(A) ::= expr(X) NOT BETWEEN expr(L) AND expr(H). [BETWEEN] { A = plan_ast_be
 exprlist(A) ::= expr(X). { A = plan_ast_list_add(pp, NULL, X); }
 exprlist(A) ::= exprlist(L) COMMA expr(X). { A = plan_ast_list_add(pp, L, X); }
 
-expr(A) ::= expr(X) IN LP exprlist(L) RP(R). [IN] { A = plan_ast_in(pp, X, false, L, &R); }
-expr(A) ::= expr(X) NOT IN LP exprlist(L) RP(R). [IN] { A = plan_ast_in(pp, X, true, L, &R); }
+expr(A) ::= expr(X) IN LP exprlist(L) RP(R). [IN] { A = plan_ast_rowin(pp, X, false, L, &R); }
+expr(A) ::= expr(X) NOT IN LP exprlist(L) RP(R). [IN] { A = plan_ast_rowin(pp, X, true, L, &R); }
 
 expr(A) ::= expr(X) LIKE expr(P). [LIKE] { A = plan_ast_like(pp, X, false, P, NULL); }
 expr(A) ::= expr(X) NOT LIKE expr(P). [LIKE] { A = plan_ast_like(pp, X, true, P, NULL); }

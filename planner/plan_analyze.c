@@ -338,6 +338,9 @@ void
 plan__bind_column(const plan_bind_col *cols, int slot, plan_expr *e)
 {
     e->slot = slot;
+    if (cols[slot].used) {
+        *cols[slot].used = true;
+    }
     e->t = cols[slot].t;
     e->vk = cols[slot].vk == PV_NULL ? PV_STRING : cols[slot].vk;
     e->eval = eval_column;

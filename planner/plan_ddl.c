@@ -347,9 +347,13 @@ exec_drop_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (plan__view_sql(cx, db, d->name, NULL)) { /* MySQL: DROP TABLE does not drop views */
         return db_error_set(err, ER_BAD_TABLE_ERROR, arena_sprintf(cx->a, "%s.%s", db, d->name));
     }
-    /* Hook for streams (stream issue, decision R7): a stream of this name is refused with
-     * "'<stream>' is a STREAM, use DROP STREAM instead" before the table lookup. FORCE skips
-     * the recycle bin (RECOVER TABLE brings a binned table back). */
+    /* Decision R7: a stream of this name is refused before the table lookup. FORCE skips the
+     * recycle bin (RECOVER TABLE brings a binned table back). */
+    if (plan__is_stream(cx, db, d->name)) {
+        return db_error_set(
+                err, ER_DORIS,
+                arena_sprintf(cx->a, "'%s' is a STREAM, use DROP STREAM instead", d->name));
+    }
     if (d->force) {
         return cat_meta_drop_table(cx->s->srv->meta, db, d->name, d->if_exists, err);
     }
@@ -470,6 +474,10 @@ exec_alter_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (plan__view_sql(cx, db, d->name, NULL)) {
         return db_error_set(err, ER_WRONG_OBJECT, db, d->name, "BASE TABLE");
     }
+    if (plan__is_stream(cx, db, d->name)) { /* Doris #67471 */
+        return db_error_set(err, ER_DORIS,
+                            arena_sprintf(cx->a, "Do not support alter STREAM table[%s]", d->name));
+    }
     if (d->ncmds == 1 && d->cmds[0].op == CAT_ALTER_REPLACE_TABLE) {
         return exec_replace_table(cx, d, db, err);
     }
@@ -522,7 +530,7 @@ exec_truncate(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (is_builtin_db(db)) {
         return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
     }
-    if (plan__view_sql(cx, db, d->name, NULL)) {
+    if (plan__view_sql(cx, db, d->name, NULL) || plan__is_stream(cx, db, d->name)) {
         return db_error_set(err, ER_WRONG_OBJECT, db, d->name, "BASE TABLE");
     }
     return cat_meta_alter_table(cx->s->srv->meta, db, d->name, truncate_edit, d, err);
@@ -557,6 +565,13 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
     plan_ddl *d = st->ddl;
     DB_ASSERT(d != NULL);
     switch (d->kind) {
+    case PD_CREATE_STREAM:
+    case PD_ALTER_STREAM:
+    case PD_DROP_STREAM:
+    case PD_SHOW_STREAMS:
+    case PD_SHOW_CREATE_STREAM:
+    case PD_SHOW_STREAM_STATUS:
+        return plan__exec_stream_ddl(cx, st, sink, out, err);
     case PD_SHOW_CREATE_DB:
     case PD_SHOW_CREATE_TABLE:
     case PD_SHOW_CREATE_VIEW:

@@ -37,6 +37,13 @@ typedef enum plan_ddl_kind {
     PD_CREATE_VIEW,       /* CREATE [OR REPLACE] VIEW v [(names)] AS select: view_sql */
     PD_DROP_VIEW,         /* DROP VIEW [IF EXISTS] v */
     PD_SHOW_CREATE_VIEW,  /* SHOW CREATE VIEW v */
+    /* Table Streams (plan_stream.c) */
+    PD_CREATE_STREAM,      /* CREATE [OR REPLACE] STREAM [IF NOT EXISTS] s ON TABLE t ... */
+    PD_ALTER_STREAM,       /* ALTER STREAM s {SET | MODIFY} COMMENT 'c' */
+    PD_DROP_STREAM,        /* DROP STREAM [IF EXISTS] s [FORCE] */
+    PD_SHOW_STREAMS,       /* SHOW STREAMS [FROM db] [LIKE | WHERE]: db in plan_stmt.name */
+    PD_SHOW_CREATE_STREAM, /* SHOW CREATE STREAM s */
+    PD_SHOW_STREAM_STATUS, /* SHOW STREAM STATUS s: pending changes per partition */
 } plan_ddl_kind;
 
 /* A warning a statement gives when it runs (ignored MySQL options, unbuilt indexes). */
@@ -107,7 +114,16 @@ typedef struct plan_ddl {
     bool or_replace;      /* CREATE OR REPLACE VIEW */
     const char *view_sql; /* CREATE VIEW: the stored definition (`CREATE VIEW `v` ... AS ...`) */
     bool ctas;            /* CREATE TABLE ... AS SELECT: the statement's select fields */
+    const char *base_ctl, *base_db, *base_name; /* CREATE STREAM ... ON TABLE [[ctl.]db.]t;
+                                                   its COMMENT goes to req.comment */
 } plan_ddl;
+
+/* CREATE STREAM ... ON TABLE [[ctl.]db.]name (plan_stream.c). */
+void plan_ddl_stream_base(plan_parse *pp, const plan_token *ctl, const plan_token *db,
+                          const plan_token *name);
+/* Run a stream DDL or SHOW statement (plan_stream.c). */
+int plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
+                          plan_outcome *out, db_error *err);
 
 /* ---- builders called from grammar actions (plan_ddl_ast.c) ---- */
 
@@ -204,6 +220,8 @@ bool plan__db_exists(plan_server *srv, const char *db, arena *a, const char **ca
 /* The information_schema provider over the durable catalog: replaces the databases, tables and
  * columns callbacks of cv (filled by plan__catalog_builtin) with ones reading m. */
 void plan__catalog_meta(plan_catalog_view *cv, cat_meta *m);
+/* information_schema.table_streams / table_stream_consumption rows (plan_stream.c). */
+void plan__catalog_streams(plan_catalog_view *cv, plan_server *srv);
 /* The columns of catalog table db.name as COM_FIELD_LIST reports them, in a. DB_ERR with
  * ER_NO_SUCH_TABLE when it does not exist. */
 int plan__meta_field_list(plan_session *s, const char *db, const char *table, const char *wildcard,

@@ -480,6 +480,11 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
         cat_meta_read_end(m);
         return db_error_set(err, ER_NON_INSERTABLE_TABLE, name, "INSERT");
     }
+    if (t->stream) { /* streams are read by plan_stream.c; never written */
+        cat_meta_read_end(m);
+        return db_error_set(err, ER_DORIS,
+                            arena_sprintf(cx->a, "'%s' is a STREAM, it cannot be written", name));
+    }
     arena *a = cx->a;
     int rc = stor_schema_from_table(t, a, &out->sc, err);
     out->db = arena_strdup(a, d->name);
@@ -519,6 +524,44 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
         }
         if (cc->uid == t->part_col_uid) {
             out->part_col = (int32_t)i;
+        }
+    }
+    /* Storage's copy of the constant defaults: what rows written before ADD COLUMN hold when
+     * the writer reads them back (partial updates, binlog before images). */
+    out->sc.defaults = arena_calloc(a, t->ncols ? t->ncols : 1, sizeof *out->sc.defaults);
+    for (size_t i = 0; i < t->ncols; i++) {
+        const plan_tcol *pc = &out->cols[i];
+        if (pc->default_text == NULL || pc->default_is_expr) {
+            continue;
+        }
+        plan_scell cell;
+        db_error derr;
+        db_error_clear(&derr);
+        if (conv_text(cx, pc, pc->default_text, &cell, &derr) != DB_OK || cell.null) {
+            continue;
+        }
+        stor_vec *v = &out->sc.defaults[i];
+        v->kind = pc->kind;
+        v->n = 1;
+        switch (pc->kind) {
+        case STOR_VEC_F64:
+            v->f64 = arena_alloc(a, sizeof *v->f64);
+            v->f64[0] = cell.d;
+            break;
+        case STOR_VEC_I128:
+            v->i128 = arena_alloc(a, sizeof *v->i128);
+            v->i128[0] = cell.x;
+            break;
+        case STOR_VEC_BYTES:
+            v->offs = arena_alloc(a, 2 * sizeof *v->offs);
+            v->offs[0] = 0;
+            v->offs[1] = cell.len;
+            v->data = (uint8_t *)arena_strndup(a, cell.s ? cell.s : "", cell.len);
+            break;
+        default:
+            v->i64 = arena_alloc(a, sizeof *v->i64);
+            v->i64[0] = cell.i;
+            break;
         }
     }
     out->part_type = t->part_type;
@@ -1016,6 +1059,30 @@ txn_schema(plan_session *s, const stor_schema *sc, const stor_schema **out, db_e
     if (sc->aggs != NULL && sc->ncols > 0) {
         memcpy(t->sc.aggs, sc->aggs, sc->ncols);
     }
+    if (sc->defaults != NULL) { /* deep copy: the statement arena goes away */
+        arena *ta = s->txn_arena;
+        t->sc.defaults = arena_calloc(ta, sc->ncols ? sc->ncols : 1, sizeof *t->sc.defaults);
+        for (uint32_t c = 0; c < sc->ncols; c++) {
+            const stor_vec *v = &sc->defaults[c];
+            stor_vec *d = &t->sc.defaults[c];
+            *d = *v;
+            if (v->i64) {
+                d->i64 = arena_alloc(ta, sizeof *d->i64);
+                d->i64[0] = v->i64[0];
+            } else if (v->f64) {
+                d->f64 = arena_alloc(ta, sizeof *d->f64);
+                d->f64[0] = v->f64[0];
+            } else if (v->i128) {
+                d->i128 = arena_alloc(ta, sizeof *d->i128);
+                d->i128[0] = v->i128[0];
+            } else if (v->offs) {
+                d->offs = arena_alloc(ta, 2 * sizeof *d->offs);
+                d->offs[0] = 0;
+                d->offs[1] = v->offs[1];
+                d->data = (uint8_t *)arena_strndup(ta, (const char *)v->data, v->offs[1]);
+            }
+        }
+    }
     t->next = s->txn_schemas;
     s->txn_schemas = t;
     *out = &t->sc;
@@ -1379,6 +1446,9 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
         cx->s->last_insert_id = (uint64_t)cx->autoinc_first;
         out->last_insert_id = (uint64_t)cx->autoinc_first;
     }
+    /* Streams read by the SELECT: their offsets advance in this commit (an empty result
+     * advances too). */
+    plan__stream_consume(cx, w);
     return stmt_finish(cx, w, own, st, out, err);
 }
 
@@ -1584,6 +1654,12 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     /* DUPLICATE and AGGREGATE tables delete physical rows by location; UNIQUE tables (merge-
      * on-write or merge-on-read) write the key again with the delete sign. */
     bool by_location = is_delete && t.sc.keys != CAT_KEYS_UNIQUE;
+    if (by_location && t.sc.binlog_row) {
+        /* Decision R2: such a delete would produce no change record, so consumers of the
+         * binlog would never see it (Doris #68034 rejects it too). */
+        return db_error_set(err, ER_DORIS,
+                            "DELETE with predicates is not supported when binlog<row> is enabled");
+    }
     if (by_location && t.sc.keys == CAT_KEYS_AGG && st->where && !only_key_columns(&t, st->where)) {
         return db_error_set(err, ER_DORIS,
                             arena_sprintf(cx->a,

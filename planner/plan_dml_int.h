@@ -86,6 +86,16 @@ plan_op *plan__op_tscan(plan_ectx *cx, const plan_tbl *tbl, uint64_t as_of_tso, 
  * zone-map and short-key pruning. Only ever skips rows the predicate rejects; the caller still
  * filters. Call before the operator opens. */
 void plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual);
+/* Projection pruning: the scan reads only the columns c with need[c] set (need has tbl->ncols
+ * entries and is read at each open, so it may still change until then; the planner marks
+ * columns as expressions bind them, plan_bind_col.used), plus what it needs itself (delete
+ * sign, merge keys); the others stay NULL in its batches. Without a call every column is read
+ * (DML). */
+void plan__tscan_need(plan_op *op, const bool *need);
+/* Estimated rows of a table scan: the rows of the rowsets of the tablets it will read (as
+ * pruned so far), deletes not subtracted; also recorded as the operator's EXPLAIN estimate.
+ * plan__tscan_prune updates it. */
+double plan__tscan_est(plan_op *op);
 /* Restrict a table scan to the partitions flagged in ok (DELETE ... PARTITION (p)); NULL = no
  * restriction. Call after plan__tscan_prune, before the operator opens. */
 void plan__tscan_only_partitions(plan_op *op, const bool *ok);
@@ -96,6 +106,52 @@ int plan__scell_cmp(const plan_tcol *c, const plan_scell *a, const plan_scell *b
 
 /* Resolve a FOR VERSION AS OF / FOR TIME AS OF clause to a TSO. */
 int plan__as_of_tso(plan_ectx *cx, const plan_ast *as_of, uint64_t *tso, db_error *err);
+
+/* A FROM item reading Row Binlog (plan_binlog.c): binlog(...) or t@incr(...). Columns: the
+ * table's visible columns, __DORIS_BINLOG_OP__ / _TSO__ / _LSN__, then (binlog() on a table
+ * with before images) __BEFORE__<col>__ per visible non-key column. */
+typedef struct plan_binlog_src {
+    plan_tbl *tbl;
+    uint32_t ncols, nstar; /* SELECT * shows the first nstar columns */
+    const char **names;
+    plan_xtype *xt;
+    plan_vkind *vk;
+    int32_t *tcol; /* per column: the table column it shows, or -1 */
+    double est;    /* records in the window (metadata) */
+} plan_binlog_src;
+
+/* Validate ref (tvf or scan_fn set) and build its operator (*op NULL when describing).
+ * ER_DORIS with Doris's messages (E27-E33), ER_NO_SUCH_TABLE, privilege errors. */
+int plan__binlog_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *out,
+                         plan_op **op, db_error *err);
+
+/* A stream's changes (plan_binlog.c): for tablets[i] the changes with TSO in [lo[i], hi[i]]
+ * folded by mode, preceded by the rows of hist (a table scan with locations over the
+ * partitions read whole; NULL = none) as APPEND rows whose sequence is hist_seq of their
+ * partition. Columns: tb's nvis visible columns, __DORIS_STREAM_SEQUENCE_COL__,
+ * __DORIS_STREAM_CHANGE_TYPE_COL__ (text), __DORIS_STREAM_LSN_COL__ (kinds vk, types xt). The
+ * arrays must outlive the operator. */
+plan_op *plan__op_stream_read(plan_ectx *cx, const plan_tbl *tb, uint8_t mode, bool history,
+                              const uint64_t *tablets, const uint64_t *lo, const uint64_t *hi,
+                              uint32_t n, plan_op *hist, const int64_t *hist_parts,
+                              const uint64_t *hist_seq, uint32_t nhist, const plan_vkind *vk,
+                              const plan_xtype *xt);
+/* FOR VERSION / TIME AS OF tso on a MoW table with Row Binlog: E32 when tso is past the
+ * table's binlog.ttl_seconds. */
+int plan__binlog_check_as_of(plan_ectx *cx, const plan_tbl *tb, uint64_t tso, db_error *err);
+/* "APPEND" / "DELETE" / "UPDATE_BEFORE" / "UPDATE_AFTER" of a BL_CH_* change type. */
+const char *plan__change_type_name(int64_t type);
+
+/* Streams (plan_stream.c). A FROM item naming a stream (optionally @snapshot() / @reset()):
+ * its columns and operator; the windows it reads are remembered in cx for consumption. */
+int plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *out,
+                         plan_op **op, db_error *err);
+/* INSERT ... SELECT: add the offset advances of every stream the statement read to w. */
+void plan__stream_consume(plan_ectx *cx, stor_writer *w);
+/* Whether db.name is a stream; its base table's current db and name (false if dropped). */
+bool plan__is_stream(plan_ectx *cx, const char *db, const char *name);
+bool plan__stream_base(plan_ectx *cx, const char *db, const char *name, const char **bdb,
+                       const char **bname);
 
 /* INSERT / UPDATE / DELETE (plan_dml.c). */
 int plan__exec_dml(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err);

@@ -124,6 +124,10 @@ struct plan_op {
      * operators never maintain it and ordinary statements pay nothing. */
     uint64_t rows_out;
     int (*next_inner)(plan_op *op, plan_batch **out, db_error *err);
+    /* EXPLAIN: the planner's estimate of the rows next returns (plan__op_set_est); without
+     * one, plan_explain.c derives it from the inputs' estimates. */
+    double est_rows;
+    bool has_est;
 };
 
 /* EXPLAIN helpers (plan_explain.c) for describe callbacks: printf onto the current line;
@@ -135,6 +139,8 @@ const char *plan__explain_expr(plan_explain *ex, const plan_expr *e);
 const char *plan__explain_col(plan_explain *ex, plan_op *op, uint32_t c);
 /* a b c concatenated (statement arena). */
 const char *plan__explain_cat(plan_explain *ex, const char *a, const char *b, const char *c);
+/* Record the planner's row estimate of op (EXPLAIN's "est rows"). */
+void plan__op_set_est(plan_op *op, double rows);
 /* True under EXPLAIN ANALYZE (after the tree ran; counters are final). */
 bool plan__explain_analyzing(const plan_explain *ex);
 /* ANALYZE only (no-op otherwise): append ", name=v" after the operator's actual rows. */
@@ -338,6 +344,9 @@ typedef struct plan_join_spec {
  * unmatched rows come out with NULLs for the other side. The build side lives in arenas the
  * operator owns (freed at close); more than the limit fails with ER_JOIN_MEMORY_LIMIT. */
 plan_op *plan__op_join(plan_ectx *cx, plan_op *left, plan_op *right, const plan_join_spec *js);
+/* A note EXPLAIN prints in join op's line (the join order the planner chose); op must come
+ * from plan__op_join. */
+void plan__op_join_note(plan_op *op, const char *note);
 /* Whether l = r in mode can be a hash key (else it stays in the residual). */
 bool plan__join_key_ok(plan_cmp_mode mode, const plan_expr *l, const plan_expr *r);
 /* Hash of v as a key compared in mode, chained from seed: values equal by plan__compare hash
@@ -420,5 +429,25 @@ int plan__setop_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_
                       plan_column **colsp, uint32_t *np, db_error *err);
 int plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
                       db_error *err);
+/* plan_semijoin.c: the top-level AND conjuncts of *where that are [NOT] EXISTS / [NOT] IN
+ * subqueries correlated only by inner.col = outer.col equalities (or uncorrelated), planned
+ * as semi / anti joins over a row bound by cols; *where keeps the other conjuncts (NULL when
+ * none). NULL when there are none (then *where is unchanged). Never fails: a conjunct it
+ * cannot plan stays in *where for plan_subquery.c. */
+typedef struct plan_semi plan_semi;
+plan_semi *plan__semi_split(plan_ectx *cx, const plan_ast **where, const plan_bind_col *cols,
+                            size_t ncols);
+/* root under the semi / anti joins of sj (root's columns, fewer rows). */
+plan_op *plan__semi_apply(plan_ectx *cx, plan_op *root, const plan_semi *sj);
+/* plan_semijoin.c: the top-level AND conjuncts of *where that are [NOT] EXISTS / [NOT] IN
+ * subqueries correlated only by inner.col = outer.col equalities (or uncorrelated), planned
+ * as semi / anti joins over a row bound by cols; *where keeps the other conjuncts (NULL when
+ * none). NULL when there are none (then *where is unchanged). Never fails: a conjunct it
+ * cannot plan stays in *where for plan_subquery.c. */
+typedef struct plan_semi plan_semi;
+plan_semi *plan__semi_split(plan_ectx *cx, const plan_ast **where, const plan_bind_col *cols,
+                            size_t ncols);
+/* root under the semi / anti joins of sj (root's columns, fewer rows). */
+plan_op *plan__semi_apply(plan_ectx *cx, plan_op *root, const plan_semi *sj);
 
 #endif /* PLANNER_PLAN_EXEC_INT_H */

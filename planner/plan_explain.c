@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -155,10 +156,90 @@ add_line(plan_explain *ex, const char *s)
     ex->lines[ex->nlines++] = s;
 }
 
+void
+plan__op_set_est(plan_op *op, double rows)
+{
+    op->est_rows = rows > 0 ? rows : 0;
+    op->has_est = true;
+}
+
+static bool
+line_starts(const plan_explain *ex, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return ex->line.len >= n && memcmp(ex->line.data, prefix, n) == 0;
+}
+
+/* The number after prefix at the start of the line (LIMIT(n, VALUES(n rows), or -1. */
+static double
+line_number(const plan_explain *ex, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (!line_starts(ex, prefix) || ex->line.len == n) {
+        return -1;
+    }
+    char tmp[32];
+    size_t k = ex->line.len - n < sizeof tmp - 1 ? ex->line.len - n : sizeof tmp - 1;
+    memcpy(tmp, ex->line.data + n, k);
+    tmp[k] = '\0';
+    char *end;
+    double v = strtod(tmp, &end);
+    return end == tmp ? -1 : v;
+}
+
+/* Estimated rows op returns: the planner's (plan__op_set_est: scans, pushed filters, joins),
+ * else derived from its inputs' by the kind its EXPLAIN line names: an aggregate without
+ * keys 1, with keys a tenth of its input, an information_schema table 100, a filter half, a LIMIT
+ * at most its count, a join without a planner estimate the larger input (hash) or the product
+ * (nested loop), a semi / anti join or EXCEPT its left input, INTERSECT the smaller input, UNION
+ * the sum; anything else passes its input's through. Uses ex->line as scratch; remembered in op. */
+static double
+est_rows(plan_explain *ex, plan_op *op)
+{
+    if (op->has_est) {
+        return op->est_rows;
+    }
+    double c = op->child ? est_rows(ex, op->child) : 1;
+    double c2 = op->child2 ? est_rows(ex, op->child2) : 0;
+    buf_clear(&ex->line);
+    buf_clear(&ex->stats);
+    if (op->describe) {
+        op->describe(op, ex);
+    }
+    double r = c, v;
+    if (line_starts(ex, "AGGREGATE(")) {
+        bool keys = memchr(ex->line.data, ';', ex->line.len) != NULL;
+        r = keys ? (c > 10 ? c / 10 : c) : 1;
+    } else if (line_starts(ex, "FILTER(")) {
+        r = c / 2;
+    } else if ((v = line_number(ex, "LIMIT(")) >= 0) {
+        r = v < c ? v : c;
+    } else if ((v = line_number(ex, "VALUES(")) >= 0) {
+        r = v;
+    } else if (line_starts(ex, "INFORMATION_SCHEMA SCAN(")) {
+        r = 100; /* a guess: the catalog's size is not the planner's business */
+    } else if (line_starts(ex, "HASH JOIN(")) {
+        r = c > c2 ? c : c2;
+    } else if (line_starts(ex, "NESTED LOOP JOIN(")) {
+        r = c * c2;
+    } else if (line_starts(ex, "INTERSECT")) {
+        r = c < c2 ? c : c2;
+    } else if (line_starts(ex, "EXCEPT") ||
+               memmem(ex->line.data, ex->line.len, "SEMI JOIN", 9) != NULL ||
+               memmem(ex->line.data, ex->line.len, "ANTI JOIN", 9) != NULL) {
+        r = c; /* at most the left input's rows */
+    } else if (op->child2) {
+        r = c + c2;
+    }
+    plan__op_set_est(op, r);
+    return op->est_rows;
+}
+
 /* One line for op at depth, then its inputs one level deeper. */
 static void
 describe_tree(plan_explain *ex, plan_op *op, uint32_t depth)
 {
+    double est = est_rows(ex, op);
     buf_clear(&ex->line);
     buf_clear(&ex->stats);
     for (uint32_t i = 0; i < depth; i++) {
@@ -169,6 +250,9 @@ describe_tree(plan_explain *ex, plan_op *op, uint32_t depth)
     } else {
         buf_append_str(&ex->line, "OPERATOR");
     }
+    /* whole rows: a fraction of a row shows as 1 */
+    plan__explain_printf(ex, " | est rows=%.0f",
+                         est > 0 && est < 1 ? 1 : (est < 1e18 ? est : 1e18));
     if (ex->mode == PLAN_EXPLAIN_VERBOSE) {
         buf_append_str(&ex->line, " | types: ");
         for (uint32_t c = 0; c < op->ncols; c++) {
@@ -176,7 +260,7 @@ describe_tree(plan_explain *ex, plan_op *op, uint32_t depth)
         }
     }
     if (ex->mode == PLAN_EXPLAIN_ANALYZE) {
-        plan__explain_printf(ex, " | actual rows=%llu", (unsigned long long)op->rows_out);
+        plan__explain_printf(ex, ", actual rows=%llu", (unsigned long long)op->rows_out);
         buf_append(&ex->line, ex->stats.data, ex->stats.len);
     }
     add_line(ex, arena_strndup(ex->cx->a, (const char *)ex->line.data, ex->line.len));

@@ -1500,6 +1500,7 @@ static const plan_func_def funcs[] = {
         {"starts_with", 2, 2, plan__ty_str_int},
         {"str_to_date", 2, 2, plan__ty_str_to_date},
         {"strcmp", 2, 2, plan__ty_str_int},
+        {"stream_has_data", 1, 1, plan__ty_stream_has_data},
         {"subdate", 2, 2, plan__ty_date_add},
         {"substr", 2, 3, ty_substr},
         {"substring", 2, 3, ty_substr},

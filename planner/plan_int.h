@@ -90,6 +90,11 @@ typedef enum plan_ast_kind {
 
 /* Kinds of subquery expressions (plan_ast.op of PA_SUBQUERY). */
 enum { PLAN_SUBQ_SCALAR, PLAN_SUBQ_EXISTS, PLAN_SUBQ_IN, PLAN_SUBQ_ANY, PLAN_SUBQ_ALL };
+/* Row constructors (plan_subquery.c): PLAN_SUBQ_ROW is a row (args = its elements, sub NULL)
+ * where one value is needed: its analysis is 1241 "Operand should contain <cmp> column(s)";
+ * PLAN_SUBQ_ROWCMP is (args...) cmp (SELECT ...) with one row expected. A row operand of IN
+ * puts its elements in args (nargs > 1). */
+enum { PLAN_SUBQ_ROW = 16, PLAN_SUBQ_ROWCMP = 17 };
 
 typedef enum plan_cast_kind {
     PLAN_CAST_SIGNED,
@@ -205,6 +210,12 @@ typedef struct plan_table_ref {
     const char **using_cols; /* USING (a, b): names, or NULL */
     uint32_t nusing, cap_using;
     struct plan_stmt *sub; /* a derived table (SELECT ...) AS alias: its statement, else NULL */
+    /* binlog("k" = "v", ...): tvf is the function name (name is NULL); t@incr("k" = "v"):
+     * scan_fn is "incr" (without the @). Parameters in order, keys and values decoded. */
+    const char *tvf;
+    const char *scan_fn;
+    const char **pkeys, **pvals;
+    uint32_t nparams;
 } plan_table_ref;
 
 typedef enum plan_join_type {
@@ -389,6 +400,9 @@ typedef struct plan_parse {
     plan_token bad;          /* the token at the syntax error */
     const char *bad_catalog; /* a catalog.db.tbl name whose catalog is not `internal` */
     bool full_pending;       /* `t FULL JOIN`: FULL came in as t's alias (a fallback keyword) */
+    /* "k" = "v" parameters of a table function / scan being parsed (plan_binlog.c) */
+    const char **tvf_keys, **tvf_vals;
+    uint32_t ntvf, cap_tvf;
 } plan_parse;
 
 /* Parse one statement of sql[0..len) into *stmt (allocated in a). ER_PARSE_ERROR,
@@ -483,6 +497,30 @@ plan_ast *plan_ast_subquery(plan_parse *pp, int kind, plan_ast *left, bool negat
 /* left cmp ANY|SOME (SELECT ...); any other word is a syntax error at it. */
 plan_ast *plan_ast_subquery_any(plan_parse *pp, plan_ast *left, int cmp, const plan_token *word,
                                 const plan_token *last);
+/* Row constructors (plan_subquery.c): (first, rest...); l cmp r for a comparison token (rows
+ * compare element-wise with MySQL's rules, rewritten into AND / OR of scalar comparisons; a
+ * row against a scalar subquery becomes PLAN_SUBQ_ROWCMP; neither a row: plan_ast_binary);
+ * x [NOT] IN (list) (a row on either side: the OR of row equalities; else plan_ast_in);
+ * x [NOT] IN (SELECT ...) (plan_ast_subquery, a row x spread into args). A column count
+ * mismatch becomes a PLAN_SUBQ_ROW node reporting 1241 at analysis. */
+plan_ast *plan_ast_row(plan_parse *pp, const plan_token *lp, plan_ast *first, plan_ast_list *rest,
+                       const plan_token *rp);
+plan_ast *plan_ast_rowcmp(plan_parse *pp, int op, plan_ast *l, plan_ast *r);
+plan_ast *plan_ast_rowin(plan_parse *pp, plan_ast *x, bool negated, plan_ast_list *list,
+                         const plan_token *rp);
+plan_ast *plan_ast_subq_in(plan_parse *pp, plan_ast *x, bool negated, const plan_token *rp);
+/* Row constructors (plan_subquery.c): (first, rest...); l cmp r for a comparison token (rows
+ * compare element-wise with MySQL's rules, rewritten into AND / OR of scalar comparisons; a
+ * row against a scalar subquery becomes PLAN_SUBQ_ROWCMP; neither a row: plan_ast_binary);
+ * x [NOT] IN (list) (a row on either side: the OR of row equalities; else plan_ast_in);
+ * x [NOT] IN (SELECT ...) (plan_ast_subquery, a row x spread into args). A column count
+ * mismatch becomes a PLAN_SUBQ_ROW node reporting 1241 at analysis. */
+plan_ast *plan_ast_row(plan_parse *pp, const plan_token *lp, plan_ast *first, plan_ast_list *rest,
+                       const plan_token *rp);
+plan_ast *plan_ast_rowcmp(plan_parse *pp, int op, plan_ast *l, plan_ast *r);
+plan_ast *plan_ast_rowin(plan_parse *pp, plan_ast *x, bool negated, plan_ast_list *list,
+                         const plan_token *rp);
+plan_ast *plan_ast_subq_in(plan_parse *pp, plan_ast *x, bool negated, const plan_token *rp);
 void plan_stmt_limit(plan_parse *pp, const plan_token *count, const plan_token *offset);
 void plan_stmt_set_var(plan_parse *pp, plan_scope scope, bool has_scope, const plan_token *name,
                        plan_ast *value);
@@ -519,6 +557,10 @@ void plan_stmt_dml_row_end(plan_parse *pp);
 void plan_stmt_dml_part(plan_parse *pp, const plan_token *name);
 void plan_stmt_label(plan_parse *pp, const plan_token *name);
 void plan_stmt_as_of(plan_parse *pp, const plan_ast *x);
+/* plan_binlog.c: table functions and scan parameters in FROM. */
+void plan_stmt_tvf_arg(plan_parse *pp, const plan_token *k, const plan_token *v);
+void plan_stmt_tvf(plan_parse *pp, const plan_token *fn, const plan_token *alias);
+void plan_stmt_scan_params(plan_parse *pp, const plan_token *at_fn);
 void plan_stmt_using(plan_parse *pp, const plan_token *var);
 
 /* DCL statements (PS_DCL), built by the plan_dcl_* grammar actions (plan_dcl.c). */
@@ -685,6 +727,9 @@ typedef struct plan_ectx {
     int64_t autoinc_first;
     /* While a subquery is analysed: the enclosing queries' columns (plan_subquery.c). */
     const struct plan_subq_scope *outer;
+    /* Streams this statement read, with their windows (plan_stream.c): every reference to a
+     * stream sees the same window; INSERT ... SELECT turns them into offset advances. */
+    struct plan_sreads *sreads;
 } plan_ectx;
 
 typedef int (*plan_eval_fn)(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);
@@ -732,6 +777,8 @@ typedef struct plan_bind_col {
     bool table_ci;       /* qualifiers compare case-insensitively (information_schema) */
     const plan_ast *ast; /* when set: binds exactly this AST node (an aggregate call), by
                             identity, and never a name */
+    bool *used;          /* when set: becomes true once an expression binds this column (a
+                            table scan then reads only such columns: projection pruning) */
 } plan_bind_col;
 
 /* plan_ddl.c: true when db.name is a view; *sql (when sql is not NULL) gets its stored
@@ -836,6 +883,8 @@ struct plan_func_def {
     plan_type_fn type; /* sets e->t, e->vk, e->eval; may reject arguments */
 };
 const plan_func_def *plan__func_lookup(const char *name);
+/* STREAM_HAS_DATA('[db.]stream') (plan_stream.c). */
+int plan__ty_stream_has_data(plan_ectx *cx, plan_expr *e, db_error *err);
 /* Type rules used by analysis for operators (shared with plan_func.c). */
 void plan__type_string(plan_xtype *t, uint32_t length, bool nullable);
 void plan__type_bigint(plan_xtype *t, uint32_t length, bool nullable);
@@ -1019,6 +1068,7 @@ typedef struct plan_catalog_view {
                    size_t *n, db_error *err);
     int (*streams)(void *ctx, arena *a, plan_cat_stream **st, size_t *n, db_error *err);
     int (*stream_units)(void *ctx, arena *a, plan_cat_stream_unit **u, size_t *n, db_error *err);
+    void *stream_ctx; /* ctx of streams / stream_units (plan_stream.c: the plan_server) */
     /* Global privileges visible to user@host. */
     int (*user_privileges)(void *ctx, arena *a, const char *user, const char *host,
                            plan_cat_priv **p, size_t *n, db_error *err);
@@ -1057,6 +1107,8 @@ struct plan_server {
     cat_meta *meta;            /* the durable catalog (plan_server_init.meta), or NULL in unit
                                   tests without one; not owned; immutable after _new */
     stor_engine *engine;       /* table data (plan_server_init.engine) or NULL; not owned */
+    bl_log *binlog;            /* plan_server_init.binlog or NULL; not owned */
+    strm_state *streams;       /* plan_server_init.streams or NULL; not owned */
 };
 
 struct plan_session {

@@ -23,6 +23,7 @@ typedef struct op_join {
     plan_op base;
     plan_op *left, *right;
     plan_join_spec js;
+    const char *note;            /* EXPLAIN: the join order chosen (plan__op_join_note), or NULL */
     plan_op *build, *probe;      /* inputs by role */
     plan_expr *const *bkeys;     /* key expressions over the build side's columns */
     plan_expr *const *pkeys;     /* ... over the probe side's */
@@ -531,7 +532,16 @@ join_describe(plan_op *op, plan_explain *ex)
     if (j->js.residual) {
         plan__explain_printf(ex, ", %s", plan__explain_expr(ex, j->js.residual));
     }
+    if (j->note) {
+        plan__explain_printf(ex, ", %s", j->note);
+    }
     plan__explain_printf(ex, ")");
+}
+
+void
+plan__op_join_note(plan_op *op, const char *note)
+{
+    ((op_join *)op)->note = note;
 }
 
 plan_op *

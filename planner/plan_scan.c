@@ -13,6 +13,7 @@
 #include "planner/parse.h"
 
 #include <math.h>
+#include <roaring/roaring.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,16 @@ typedef struct op_tscan {
     bool with_loc, keep_deleted;
     stor_snapshot *snaps; /* one per tablet that exists */
     size_t nsnaps, cur;
-    uint32_t *cols; /* 0..ncols-1 */
+    const bool *need; /* per table column: read it (plan__tscan_need); NULL = every column */
+    uint32_t *cols;   /* the schema columns read, ascending (ncols_read of them) */
+    uint32_t ncols_read;
+    int32_t *read_at; /* per table column: its index in cols, -1 = not read (stays NULL) */
+    /* Metadata mode: no column is read (COUNT(*), SELECT 1 FROM t) and no merge: each tablet's
+     * live rows are its rowsets' rows minus the rows deleted at the snapshot version, emitted
+     * as batches of NULLs without opening a segment. meta_left: rows of the current tablet
+     * still to emit; UINT64_MAX = not counted yet. */
+    bool meta;
+    uint64_t meta_left;
     stor_scan *scan;
     plan_batch *out;
     arena *sa;            /* storage batch arena, reset per batch */
@@ -41,7 +51,7 @@ typedef struct op_tscan {
     plan_value *mrows; /* nm rows of tbl->ncols values */
     size_t nm, mpos;
     /* EXPLAIN ANALYZE: this operator's storage counters (the session's SHOW STATUS ones too) */
-    uint64_t rows_read, tablets_read, segments_pruned, pages_pruned;
+    uint64_t rows_read, tablets_read, segments_pruned, pages_pruned, meta_rows;
 } op_tscan;
 
 static int tscan_open(plan_op *op, db_error *err);
@@ -138,9 +148,27 @@ tscan_open(plan_op *op, db_error *err)
             }
         }
     }
+    t->merge = !t->with_loc &&
+               (tb->sc.keys == CAT_KEYS_AGG || (tb->sc.keys == CAT_KEYS_UNIQUE && !tb->sc.mow));
+    /* Projection pruning: only the columns some expression binds (t->need), plus what the scan
+     * itself reads: the delete sign it filters on, the keys and sequence column a merge folds
+     * by. The commit TSO column is made from the rowset, never read. */
     t->cols = arena_calloc(cx->a, tb->ncols ? tb->ncols : 1, sizeof *t->cols);
+    t->read_at = arena_calloc(cx->a, tb->ncols ? tb->ncols : 1, sizeof *t->read_at);
+    t->ncols_read = 0;
+    bool any_need = t->need == NULL;
     for (uint32_t c = 0; c < tb->ncols; c++) {
-        t->cols[c] = c;
+        any_need |= t->need != NULL && t->need[c]; /* the commit TSO column too */
+        bool rd = t->need == NULL || t->need[c] ||
+                  ((int32_t)c == tb->delete_sign_col && !t->keep_deleted) ||
+                  (t->merge && (c < tb->sc.nkeys || (int32_t)c == tb->sc.seq_col));
+        if (t->need != NULL && (int32_t)c == tb->commit_tso_col) {
+            rd = false;
+        }
+        t->read_at[c] = rd ? (int32_t)t->ncols_read : -1;
+        if (rd) {
+            t->cols[t->ncols_read++] = c;
+        }
     }
     /* Defaults of columns a segment may lack (added by ALTER TABLE ADD COLUMN later). */
     t->defaults = arena_calloc(cx->a, tb->ncols ? tb->ncols : 1, sizeof *t->defaults);
@@ -152,8 +180,6 @@ tscan_open(plan_op *op, db_error *err)
             t->defaults[c] = plan__v_str(tc->default_text, strlen(tc->default_text));
         }
     }
-    t->merge = !t->with_loc &&
-               (tb->sc.keys == CAT_KEYS_AGG || (tb->sc.keys == CAT_KEYS_UNIQUE && !tb->sc.mow));
     if (t->merge) {
         t->marena = arena_new(0);
         /* Only key-column ranges may prune: a key's rows share its key, not its values. */
@@ -165,6 +191,9 @@ tscan_open(plan_op *op, db_error *err)
         }
         t->nranges = k;
     }
+    t->meta = !any_need && t->ncols_read == 0 && !t->merge && !t->with_loc && t->nranges == 0;
+    t->meta_left = UINT64_MAX;
+    t->meta_rows = 0;
     uint32_t extra = t->with_loc ? 4 : 0;
     plan_vtype *types = op->types;
     t->out = plan__batch_new(cx->a, types, tb->ncols + extra, op->cap);
@@ -182,7 +211,6 @@ convert(op_tscan *t, const stor_scan_batch *sb, db_error *err)
     uint32_t n = sb->n;
     for (uint32_t c = 0; c < tb->ncols; c++) {
         plan_vec *pv = &b->cols[c];
-        const stor_vec *sv = &sb->cols[c];
         const plan_tcol *tc = &tb->cols[c];
         if ((int32_t)c == tb->commit_tso_col) {
             for (uint32_t r = 0; r < n; r++) {
@@ -190,7 +218,13 @@ convert(op_tscan *t, const stor_scan_batch *sb, db_error *err)
             }
             continue;
         }
-        if (sb->missing && sb->missing[c]) {
+        int32_t at = t->read_at[c];
+        if (at < 0) { /* pruned: nothing binds it; NULL so that row copies stay cheap */
+            memset(pv->nulls, 0xFF, (size_t)(n + 7) / 8);
+            continue;
+        }
+        const stor_vec *sv = &sb->cols[at];
+        if (sb->missing && sb->missing[at]) {
             for (uint32_t r = 0; r < n; r++) {
                 if (plan__batch_set(t->base.cx, b, c, r, &t->defaults[c], err) != DB_OK) {
                     return DB_ERR;
@@ -444,6 +478,61 @@ merge_emit(op_tscan *t, db_error *err)
     return DB_OK;
 }
 
+/* Live rows of snapshot snap: its rowsets' rows minus those deleted at its version (the
+ * delete bitmaps a scan would apply), read from metadata only. */
+static uint64_t
+snapshot_live_rows(stor_engine *e, const stor_snapshot *snap)
+{
+    stor_tablet *tab = stor_engine_tablet(e, snap->tablet_id, false);
+    uint64_t rows = 0;
+    for (size_t r = 0; r < snap->nrowsets; r++) {
+        const stor_rowset_meta *m = &snap->rowsets[r];
+        rows += m->rows;
+        for (uint32_t g = 0; tab != NULL && g < m->nsegments; g++) {
+            roaring_bitmap_t *del = stor_tablet_deleted(tab, m->rowset_id, g, snap->version);
+            uint64_t nd = roaring_bitmap_get_cardinality(del);
+            roaring_bitmap_free(del);
+            rows -= nd < rows ? nd : rows;
+        }
+    }
+    return rows;
+}
+
+/* Metadata mode: the next batch of all-NULL rows of the current tablet (see op_tscan.meta). */
+static int
+meta_next(op_tscan *t, plan_batch **out, db_error *err)
+{
+    plan_op *op = &t->base;
+    for (;;) {
+        if (plan__check_interrupt(op->cx->s, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (t->cur >= t->nsnaps) {
+            return DB_OK;
+        }
+        if (t->meta_left == UINT64_MAX) {
+            t->meta_left = snapshot_live_rows(op->cx->s->srv->engine, &t->snaps[t->cur]);
+            t->meta_rows += t->meta_left;
+            t->tablets_read++;
+        }
+        if (t->meta_left == 0) {
+            t->cur++;
+            t->meta_left = UINT64_MAX;
+            continue;
+        }
+        plan_batch *b = t->out;
+        plan__batch_clear(b);
+        uint32_t n = t->meta_left < b->cap ? (uint32_t)t->meta_left : b->cap;
+        for (uint32_t c = 0; c < b->ncols; c++) {
+            memset(b->cols[c].nulls, 0xFF, (size_t)(n + 7) / 8);
+        }
+        b->nrows = n;
+        t->meta_left -= n;
+        *out = b;
+        return DB_OK;
+    }
+}
+
 static int
 tscan_next(plan_op *op, plan_batch **out, db_error *err)
 {
@@ -451,6 +540,9 @@ tscan_next(plan_op *op, plan_batch **out, db_error *err)
     const plan_tbl *tb = t->tbl;
     *out = NULL;
     arena_reset(op->ba);
+    if (t->meta) {
+        return meta_next(t, out, err);
+    }
     for (;;) {
         if (plan__check_interrupt(op->cx->s, err) != DB_OK) {
             return DB_ERR;
@@ -467,7 +559,7 @@ tscan_next(plan_op *op, plan_batch **out, db_error *err)
                 return DB_OK;
             }
             t->scan = stor_scan_open(op->cx->s->srv->engine, &tb->sc, &t->snaps[t->cur], t->cols,
-                                     tb->ncols, t->ranges, t->nranges, err);
+                                     t->ncols_read, t->ranges, t->nranges, err);
             if (t->scan == NULL) {
                 return DB_ERR;
             }
@@ -601,6 +693,12 @@ tscan_describe(plan_op *op, plan_explain *ex)
     plan__explain_stat(ex, "rows read", t->rows_read);
     plan__explain_stat(ex, "segments pruned", t->segments_pruned);
     plan__explain_stat(ex, "pages pruned", t->pages_pruned);
+    if (t->cols) { /* after open: the columns projection pruning kept */
+        plan__explain_stat(ex, "columns read", t->ncols_read);
+    }
+    if (t->meta) {
+        plan__explain_stat(ex, "rows from metadata", t->meta_rows);
+    }
 }
 
 static const char *
@@ -898,6 +996,51 @@ plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual)
         }
         t->point_vecs = vecs;
     }
+    (void)plan__tscan_est(op);
+}
+
+double
+plan__tscan_est(plan_op *op)
+{
+    op_tscan *t = (op_tscan *)op;
+    const plan_tbl *tb = t->tbl;
+    plan_ectx *cx = op->cx;
+    stor_engine *e = cx->s->srv ? cx->s->srv->engine : NULL;
+    double rows = 0;
+    for (uint32_t p = 0; e != NULL && p < tb->nparts; p++) {
+        if (t->part_skip && t->part_skip[p]) {
+            continue;
+        }
+        uint32_t only = UINT32_MAX;
+        if (t->point_vecs) {
+            only = stor_bucket_of(&tb->sc, t->point_vecs, tb->dist, tb->ndist, 0,
+                                  tb->parts[p].buckets);
+        }
+        for (uint32_t bkt = 0; bkt < tb->parts[p].buckets; bkt++) {
+            if (only != UINT32_MAX && bkt != only) {
+                continue;
+            }
+            stor_tablet *tab =
+                    stor_engine_tablet(e, stor_tablet_id_of(tb->parts[p].id, bkt), false);
+            if (tab == NULL) {
+                continue;
+            }
+            stor_snapshot snap;
+            stor_tablet_snapshot(tab, &snap);
+            for (size_t r = 0; r < snap.nrowsets; r++) {
+                rows += (double)snap.rowsets[r].rows;
+            }
+            stor_snapshot_destroy(&snap);
+        }
+    }
+    plan__op_set_est(op, rows);
+    return rows;
+}
+
+void
+plan__tscan_need(plan_op *op, const bool *need)
+{
+    ((op_tscan *)op)->need = need;
 }
 
 void

@@ -19,6 +19,10 @@
 #include "planner/parse.h"
 #include "storage/storage.h"
 
+/* The bind node of a hidden column while hidden columns are not shown: no expression names it
+ * (binds match such a node by identity only). */
+static const plan_ast unnamed_col;
+
 /* One table of the FROM clause's scope: what qualifies its columns. */
 typedef struct scope_tab {
     const char *qual; /* alias, or the table name as written */
@@ -102,30 +106,6 @@ ft_alloc(plan_ectx *cx, from_table *ft, uint32_t ncols)
         ft->star[i] = i;
         ft->tcol[i] = i;
     }
-}
-
-/* Rows of a stored table now: the rowsets of its tablets' current snapshots. */
-static double
-table_rows(plan_ectx *cx, const plan_tbl *tb)
-{
-    stor_engine *e = cx->s->srv ? cx->s->srv->engine : NULL;
-    double rows = 0;
-    for (uint32_t p = 0; e != NULL && p < tb->nparts; p++) {
-        for (uint32_t bkt = 0; bkt < tb->parts[p].buckets; bkt++) {
-            stor_tablet *tab =
-                    stor_engine_tablet(e, stor_tablet_id_of(tb->parts[p].id, bkt), false);
-            if (tab == NULL) {
-                continue;
-            }
-            stor_snapshot snap;
-            stor_tablet_snapshot(tab, &snap);
-            for (size_t r = 0; r < snap.nrowsets; r++) {
-                rows += (double)snap.rowsets[r].rows;
-            }
-            stor_snapshot_destroy(&snap);
-        }
-    }
-    return rows;
 }
 
 /* The CTE named name visible from statement st: its own WITH list, then its ancestors'; a CTE
@@ -254,6 +234,44 @@ resolve_view(plan_ectx *cx, const plan_table_ref *ref, const char *db, const cha
     return DB_OK;
 }
 
+/* binlog(...) / t@incr(...) (plan_binlog.c): its columns qualified by the alias, or the
+ * table's name (binlog: the function's name, as Doris names a table function's columns). */
+static int
+resolve_binlog(plan_ectx *cx, const plan_table_ref *ref, from_table *ft, plan_op **op,
+               db_error *err)
+{
+    memset(ft, 0, sizeof *ft);
+    plan_binlog_src src;
+    const char *sdb = ref->db ? ref->db : cx->s->db;
+    bool is_stream = ref->tvf == NULL && plan__is_stream(cx, sdb, ref->name);
+    if (is_stream ? plan__stream_resolve(cx, ref, &src, op, err) != DB_OK
+                  : plan__binlog_resolve(cx, ref, &src, op, err) != DB_OK) {
+        return DB_ERR;
+    }
+    ft_alloc(cx, ft, src.ncols);
+    ft->nstar = src.nstar;
+    ft->qual = ref->alias ? ref->alias : (ref->tvf ? ref->tvf : ref->name);
+    ft->ntabs = 1;
+    ft->tabs = arena_calloc(cx->a, 1, sizeof *ft->tabs);
+    ft->tabs[0].qual = ft->qual;
+    ft->tabs[0].db = ref->alias || ref->tvf ? NULL : src.tbl->db;
+    for (uint32_t i = 0; i < ft->ncols; i++) {
+        plan_bind_col *b = &ft->binds[i];
+        ft->colnames[i] = src.names[i];
+        b->name = src.names[i];
+        b->t = src.xt[i];
+        b->vk = src.vk[i];
+        b->table = ft->qual;
+        b->db = ft->tabs[0].db;
+        ft->meta[i].org_name = src.names[i];
+        ft->meta[i].table = ft->qual;
+        ft->meta[i].org_table = src.tbl->name;
+        ft->meta[i].schema = src.tbl->db;
+    }
+    ft->est = src.est;
+    return DB_OK;
+}
+
 /* One FROM item: information_schema table, CTE, derived table or catalog table, with its
  * operator (NULL when only describing). */
 static int
@@ -271,6 +289,10 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
         ft->tabs = arena_calloc(cx->a, 1, sizeof *ft->tabs);
         ft->tabs[0].qual = alias;
         return DB_OK;
+    }
+    if (ref->tvf || ref->scan_fn ||
+        (!ref->sub && plan__is_stream(cx, ref->db ? ref->db : cx->s->db, ref->name))) {
+        return resolve_binlog(cx, ref, ft, op, err);
     }
     const char *db = ref->db ? ref->db : cx->s->db;
     if (!db) {
@@ -307,12 +329,16 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
             return DB_ERR;
         }
         if (ref->as_of && !cx->describe &&
-            plan__as_of_tso(cx, ref->as_of, &ft->as_of, err) != DB_OK) {
+            (plan__as_of_tso(cx, ref->as_of, &ft->as_of, err) != DB_OK ||
+             plan__binlog_check_as_of(cx, ft->tbl, ft->as_of, err) != DB_OK)) {
             return DB_ERR;
         }
         int idx = plan__sysvar_find("show_hidden_columns");
         bool hidden = idx >= 0 && cx->s->vars[idx].i != 0;
-        ft_alloc(cx, ft, hidden ? ft->tbl->ncols : ft->tbl->nvis);
+        /* Every column the scan produces, so that a joined row's columns line up with the
+         * operators'; hidden ones (unless shown) bind no name and are not in *. */
+        ft_alloc(cx, ft, ft->tbl->ncols);
+        ft->nstar = hidden ? ft->tbl->ncols : ft->tbl->nvis;
         for (uint32_t i = 0; i < ft->ncols; i++) {
             ft->colnames[i] = ft->tbl->cols[i].name;
         }
@@ -342,6 +368,10 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
         ft->meta[i].table = ref->alias ? ref->alias : org_table;
         ft->meta[i].org_table = org_table;
         ft->meta[i].schema = schema;
+        if (i >= ft->nstar) {
+            b->ast = &unnamed_col;
+            ft->hidden[i] = true;
+        }
     }
     if (cx->describe) {
         return DB_OK;
@@ -349,8 +379,14 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
     if (ft->tbl) {
         /* With show_hidden_columns the rows carrying the delete sign show too (Doris adds the
          * __DORIS_DELETE_SIGN__ = 0 filter only when hidden columns are hidden). */
-        *op = plan__op_tscan(cx, ft->tbl, ft->as_of, false, ft->ncols > ft->tbl->nvis);
-        ft->est = table_rows(cx, ft->tbl);
+        *op = plan__op_tscan(cx, ft->tbl, ft->as_of, false, ft->nstar > ft->tbl->nvis);
+        /* Projection pruning: the scan reads the columns expressions end up binding. */
+        bool *need = arena_calloc(cx->a, ft->tbl->ncols ? ft->tbl->ncols : 1, sizeof *need);
+        for (uint32_t i = 0; i < ft->ncols; i++) {
+            ft->binds[i].used = &need[i];
+        }
+        plan__tscan_need(*op, need);
+        ft->est = plan__tscan_est(*op);
         return DB_OK;
     }
     plan_value *rows;
@@ -450,7 +486,7 @@ star_cols(plan_ectx *cx, const from_table *ft, const plan_select_item *it, uint3
     *cols = arena_calloc(cx->a, ft->ncols + 1, sizeof **cols);
     *n = 0;
     for (uint32_t i = 0; i < ft->ncols; i++) {
-        if (ft->tab[i] == t) {
+        if (ft->tab[i] == t && ft->binds[i].ast != &unnamed_col) {
             (*cols)[(*n)++] = i;
         }
     }
@@ -1872,6 +1908,9 @@ join_one(plan_ectx *cx, const plan_stmt *st, from_table *l, plan_op **lop, const
         *lop = plan__op_join(cx, *lop, rop, &js);
     }
     double est = nk ? (l->est > r->est ? l->est : r->est) : l->est * r->est;
+    if (*lop) {
+        plan__op_set_est(*lop, est);
+    }
     if (nu == 0) {
         j.nstar = l->nstar + r->nstar;
         j.star = arena_calloc(cx->a, j.nstar + 1, sizeof *j.star);
@@ -2002,6 +2041,151 @@ conj_tables(const from_table *fts, uint32_t n, const plan_ast *x, int *which, in
     return true;
 }
 
+/* Append xs[0..nx) to the growing conjunct list *out. */
+static void
+conjuncts_cat(plan_ectx *cx, const plan_ast ***out, uint32_t *n, uint32_t *cap,
+              const plan_ast *const *xs, uint32_t nx)
+{
+    for (uint32_t i = 0; i < nx; i++) {
+        conjuncts(cx, xs[i], out, n, cap);
+    }
+}
+
+/* The set of FROM tables x reads (bit t = table t); false when a column is not found in
+ * exactly one table or x cannot move (see conj_tables). */
+static bool
+conj_mask(const from_table *fts, uint32_t n, const plan_ast *x, uint64_t *mask)
+{
+    if (x->kind == PA_COLUMN) {
+        int which = -1, maxt = -1;
+        if (!conj_tables(fts, n, x, &which, &maxt) || which < 0) {
+            return false;
+        }
+        *mask |= UINT64_C(1) << which;
+        return true;
+    }
+    if (x->kind == PA_ASSIGN || x->kind == PA_SUBQUERY || is_agg_call(x)) {
+        return false;
+    }
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        if (!conj_mask(fts, n, x->args[i], mask)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+enum { JR_KEPT, JR_DONE, JR_ERROR };
+
+/* Join reordering of a chain of INNER / comma joins (no USING / NATURAL; refs[i].on holds join
+ * i's whole condition, single-table conjuncts already pushed into the inputs). Greedy: start
+ * with the input of fewest estimated rows, then repeatedly join the smallest remaining input
+ * that an equality connects to what is joined (else the smallest: a cross product). Each
+ * conjunct joins where the last of its tables comes in. SELECT * keeps the FROM order (ft->star
+ * lists the columns in it); the joined row's own layout follows the join order. JR_KEPT when
+ * the order does not change or a conjunct cannot move (then nothing was built). */
+static int
+join_reorder(plan_ectx *cx, const plan_stmt *st, from_table *fts, plan_op **ops,
+             const plan_table_ref *refs, uint32_t n, from_table *ft, plan_op **root, db_error *err)
+{
+    const plan_ast **cs = NULL;
+    uint32_t nc = 0, capc = 0;
+    uint32_t *scope = arena_calloc(cx->a, n, sizeof *scope); /* join i's conjuncts end here */
+    for (uint32_t i = 1; i < n; i++) {
+        if (refs[i].on) {
+            conjuncts(cx, refs[i].on, &cs, &nc, &capc);
+        }
+        scope[i] = nc;
+    }
+    uint64_t *mask = arena_calloc(cx->a, nc + 1, sizeof *mask);
+    for (uint32_t i = 1, k = 0; i < n; i++) {
+        for (; k < scope[i]; k++) {
+            /* Resolved in one table of all, and in the ON clause's scope (tables 0..i): else
+             * the FROM order reports it as before. */
+            if (has_agg(cs[k]) || !conj_mask(fts, n, cs[k], &mask[k]) ||
+                (i + 1 < 64 && (mask[k] >> (i + 1)) != 0)) {
+                return JR_KEPT;
+            }
+        }
+    }
+    uint32_t *order = arena_calloc(cx->a, n, sizeof *order);
+    uint64_t joined = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        int best = -1;
+        bool best_conn = false;
+        for (uint32_t t = 0; t < n; t++) {
+            uint64_t bit = UINT64_C(1) << t;
+            if (joined & bit) {
+                continue;
+            }
+            bool conn = false;
+            for (uint32_t c = 0; c < nc && k > 0 && !conn; c++) {
+                conn = (mask[c] & bit) && (mask[c] & joined) && !(mask[c] & ~(joined | bit)) &&
+                       cs[c]->kind == PA_BINARY && cs[c]->op == TK_EQ;
+            }
+            if (best < 0 || (conn && !best_conn) ||
+                (conn == best_conn && fts[t].est < fts[best].est)) {
+                best = (int)t;
+                best_conn = conn;
+            }
+        }
+        order[k] = (uint32_t)best;
+        joined |= UINT64_C(1) << best;
+    }
+    bool same = true;
+    for (uint32_t k = 0; k < n; k++) {
+        same &= order[k] == k;
+    }
+    if (same) {
+        return JR_KEPT;
+    }
+    uint32_t *off = arena_calloc(cx->a, n, sizeof *off);
+    uint32_t width = 0;
+    *ft = fts[order[0]];
+    *root = ops[order[0]];
+    off[order[0]] = 0;
+    width = fts[order[0]].ncols;
+    joined = UINT64_C(1) << order[0];
+    bool *used = arena_calloc(cx->a, nc + 1, sizeof *used);
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t t = order[k];
+        joined |= UINT64_C(1) << t;
+        const plan_ast **jc = arena_calloc(cx->a, nc + 1, sizeof *jc);
+        uint32_t njc = 0;
+        for (uint32_t c = 0; c < nc; c++) {
+            /* its tables are all in now (constants: at the last join) */
+            if (!used[c] && !(mask[c] & ~joined) && (mask[c] != 0 || k == n - 1)) {
+                used[c] = true;
+                jc[njc++] = cs[c];
+            }
+        }
+        plan_table_ref ref = refs[t];
+        ref.on = and_of(cx, jc, njc);
+        ref.join = njc ? PLAN_JOIN_INNER : PLAN_JOIN_CROSS;
+        off[t] = width;
+        width += fts[t].ncols;
+        if (join_one(cx, st, ft, root, &fts[t], ops[t], &ref, err) != DB_OK) {
+            return JR_ERROR;
+        }
+    }
+    /* SELECT *: the FROM order. */
+    ft->nstar = 0;
+    for (uint32_t t = 0; t < n; t++) {
+        for (uint32_t q = 0; q < fts[t].nstar; q++) {
+            ft->star[ft->nstar++] = fts[t].star[q] + off[t];
+        }
+    }
+    if (*root) {
+        const char *names = "";
+        for (uint32_t k = 0; k < n; k++) {
+            const char *q = fts[order[k]].qual ? fts[order[k]].qual : "?";
+            names = arena_sprintf(cx->a, "%s%s%s", names, k ? ", " : "", q);
+        }
+        plan__op_join_note(*root, arena_sprintf(cx->a, "join order %s", names));
+    }
+    return JR_DONE;
+}
+
 /* FROM with several tables: resolve each, push single-table WHERE conjuncts under the join
  * where that is safe, join left to right. *where_rest is what the joined row still filters. */
 static int
@@ -2026,19 +2210,27 @@ build_from(plan_ectx *cx, const plan_stmt *st, from_table *ft, plan_op **root,
         }
     }
     *where_rest = st->where;
-    bool all_inner = true;
+    bool all_inner = true, plain = true; /* plain: no USING / NATURAL */
     for (uint32_t i = 1; i < n; i++) {
         all_inner &= st->tables[i].join == PLAN_JOIN_CROSS || st->tables[i].join == PLAN_JOIN_INNER;
+        plain &= !st->tables[i].natural && st->tables[i].nusing == 0;
     }
+    /* Per table: multi-table WHERE conjuncts joined in where it arrives (extra), conjuncts
+     * filtering it alone (pushed), what stays in its ON clause (on). */
     const plan_ast ***extra = arena_calloc(cx->a, n, sizeof *extra);
-    uint32_t *nextra = arena_calloc(cx->a, n, sizeof *nextra);
+    uint32_t *nextra = arena_calloc(cx->a, n, sizeof *nextra),
+             *capextra = arena_calloc(cx->a, n, sizeof *capextra);
+    const plan_ast ***pushed = arena_calloc(cx->a, n, sizeof *pushed);
+    uint32_t *npushed = arena_calloc(cx->a, n, sizeof *npushed),
+             *cappushed = arena_calloc(cx->a, n, sizeof *cappushed);
+    const plan_ast ***on = arena_calloc(cx->a, n, sizeof *on);
+    uint32_t *non = arena_calloc(cx->a, n, sizeof *non),
+             *capon = arena_calloc(cx->a, n, sizeof *capon);
     if (st->where && !has_agg(st->where)) {
         const plan_ast **cs = NULL, **keep = NULL;
         uint32_t nc = 0, capc = 0, nkeep = 0;
         conjuncts(cx, st->where, &cs, &nc, &capc);
         keep = arena_calloc(cx->a, nc, sizeof *keep);
-        const plan_ast ***pushed = arena_calloc(cx->a, n, sizeof *pushed);
-        uint32_t *npushed = arena_calloc(cx->a, n, sizeof *npushed);
         for (uint32_t i = 0; i < nc; i++) {
             int which = -1, maxt = -1;
             bool ok = conj_tables(fts, n, cs[i], &which, &maxt);
@@ -2046,57 +2238,92 @@ build_from(plan_ectx *cx, const plan_stmt *st, from_table *ft, plan_op **root,
             if (ok && which == -2 && all_inner) {
                 /* Over several tables of inner joins only: part of the join that brings its
                  * last table in (an equality there becomes a hash key). */
-                if (!extra[maxt]) {
-                    extra[maxt] = arena_calloc(cx->a, nc + 1, sizeof **extra);
-                }
-                extra[maxt][nextra[maxt]++] = cs[i];
+                conjuncts(cx, cs[i], &extra[maxt], &nextra[maxt], &capextra[maxt]);
                 continue;
             }
             if (t < 0 || null_extended(st, (uint32_t)t)) {
                 keep[nkeep++] = cs[i];
                 continue;
             }
-            if (!pushed[t]) {
-                pushed[t] = arena_calloc(cx->a, nc, sizeof **pushed);
-            }
-            pushed[t][npushed[t]++] = cs[i];
-        }
-        for (uint32_t t = 0; t < n; t++) {
-            if (!npushed[t]) {
-                continue;
-            }
-            plan_ast *w = and_of(cx, pushed[t], npushed[t]);
-            plan_expr *we;
-            if (plan__analyze(cx, w, fts[t].binds, fts[t].ncols, "where clause", &we, err) !=
-                DB_OK) {
-                return DB_ERR;
-            }
-            if (ops[t]) {
-                if (fts[t].tbl) {
-                    plan__tscan_prune(ops[t], w, fts[t].qual);
-                }
-                ops[t] = plan__op_filter(cx, ops[t], we);
-                fts[t].est = fts[t].est / 4 + 1; /* a filtered input is smaller (a guess) */
-            }
+            conjuncts(cx, cs[i], &pushed[t], &npushed[t], &cappushed[t]);
         }
         *where_rest = and_of(cx, keep, nkeep);
     }
-    *ft = fts[0];
-    *root = ops[0];
+    /* ON conjuncts over one table (in the ON clause's scope: tables 0..i) filter that table's
+     * input where that keeps the result: the joined table of an INNER or LEFT join (its rows
+     * only ever match through them), an earlier table of an INNER join unless some outer join
+     * null-extends it. */
     for (uint32_t i = 1; i < n; i++) {
-        plan_table_ref ref = st->tables[i];
-        if (nextra[i]) {
-            const plan_ast **on = arena_calloc(cx->a, nextra[i] + 1, sizeof *on);
-            uint32_t non = 0;
-            if (ref.on) {
-                on[non++] = ref.on;
-            }
-            memcpy(on + non, extra[i], nextra[i] * sizeof *on);
-            ref.on = and_of(cx, on, non + nextra[i]);
-            ref.join = PLAN_JOIN_INNER;
+        const plan_table_ref *ref = &st->tables[i];
+        if (!ref->on) {
+            continue;
         }
-        if (join_one(cx, st, ft, root, &fts[i], ops[i], &ref, err) != DB_OK) {
+        const plan_ast **cs = NULL;
+        uint32_t nc = 0, capc = 0;
+        conjuncts(cx, ref->on, &cs, &nc, &capc);
+        bool inner = ref->join == PLAN_JOIN_CROSS || ref->join == PLAN_JOIN_INNER;
+        for (uint32_t k = 0; k < nc; k++) {
+            int which = -1, maxt = -1;
+            bool ok = !has_agg(cs[k]) && conj_tables(fts, i + 1, cs[k], &which, &maxt);
+            bool push = ok && which >= 0 &&
+                        (((uint32_t)which == i && (inner || ref->join == PLAN_JOIN_LEFT)) ||
+                         ((uint32_t)which < i && inner && !null_extended(st, (uint32_t)which)));
+            if (push) {
+                conjuncts(cx, cs[k], &pushed[which], &npushed[which], &cappushed[which]);
+            } else {
+                conjuncts(cx, cs[k], &on[i], &non[i], &capon[i]);
+            }
+        }
+    }
+    for (uint32_t t = 0; t < n; t++) {
+        if (!npushed[t]) {
+            continue;
+        }
+        plan_ast *w = and_of(cx, pushed[t], npushed[t]);
+        plan_expr *we;
+        if (plan__analyze(cx, w, fts[t].binds, fts[t].ncols, "where clause", &we, err) != DB_OK) {
             return DB_ERR;
+        }
+        if (ops[t]) {
+            if (fts[t].tbl) {
+                plan__tscan_prune(ops[t], w, fts[t].qual);
+                fts[t].est = plan__tscan_est(ops[t]);
+            }
+            ops[t] = plan__op_filter(cx, ops[t], we);
+            /* A filtered input is smaller: about half per conjunct (a guess). */
+            for (uint32_t k = 0; k < npushed[t] && fts[t].est > 1; k++) {
+                fts[t].est /= 2;
+            }
+            plan__op_set_est(ops[t], fts[t].est);
+        }
+    }
+    /* Each join's condition: what stayed in its ON clause and the WHERE conjuncts it takes. */
+    plan_table_ref *refs = arena_calloc(cx->a, n, sizeof *refs);
+    for (uint32_t i = 0; i < n; i++) {
+        refs[i] = st->tables[i];
+        if (i == 0) {
+            continue;
+        }
+        conjuncts_cat(cx, &on[i], &non[i], &capon[i], extra[i], nextra[i]);
+        refs[i].on = and_of(cx, on[i], non[i]);
+        if (nextra[i]) {
+            refs[i].join = PLAN_JOIN_INNER;
+        }
+    }
+    int jr = JR_KEPT;
+    if (all_inner && plain && n >= 3 && n <= 64 && !cx->describe) {
+        jr = join_reorder(cx, st, fts, ops, refs, n, ft, root, err);
+    }
+    if (jr == JR_ERROR) {
+        return DB_ERR;
+    }
+    if (jr == JR_KEPT) {
+        *ft = fts[0];
+        *root = ops[0];
+        for (uint32_t i = 1; i < n; i++) {
+            if (join_one(cx, st, ft, root, &fts[i], ops[i], &refs[i], err) != DB_OK) {
+                return DB_ERR;
+            }
         }
     }
     ft->tbl = NULL;
@@ -2172,6 +2399,10 @@ select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp,
     if (st->where && has_agg(st->where)) {
         return db_error_set(err, ER_INVALID_GROUP_FUNC_USE);
     }
+    plan_semi *semi = NULL; /* [NOT] EXISTS / IN conjuncts as semi / anti joins */
+    if (where_ast && root) {
+        semi = plan__semi_split(cx, &where_ast, ft.binds, ft.ncols);
+    }
     if (where_ast) {
         plan_expr *where;
         if (plan__analyze(cx, where_ast, ft.binds, ft.ncols, "where clause", &where, err) !=
@@ -2181,6 +2412,9 @@ select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp,
         if (root) {
             root = plan__op_filter(cx, root, where);
         }
+    }
+    if (semi) {
+        root = plan__semi_apply(cx, root, semi);
     }
 
     bool is_agg = st->group != NULL || has_agg(st->having);

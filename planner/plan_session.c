@@ -29,6 +29,8 @@ plan_server_new(const plan_server_init *init)
         srv->hooks = init->hooks;
         srv->meta = init->meta;
         srv->engine = init->engine;
+        srv->binlog = init->binlog;
+        srv->streams = init->streams;
     }
     srv->start_time = (int64_t)time(NULL);
     pthread_mutex_init(&srv->lock, NULL);
@@ -40,6 +42,9 @@ plan_server_new(const plan_server_init *init)
     plan__catalog_builtin(&srv->catalog);
     if (srv->meta) {
         plan__catalog_meta(&srv->catalog, srv->meta); /* plan_show.c */
+        if (srv->streams != NULL) {
+            plan__catalog_streams(&srv->catalog, srv); /* plan_stream.c */
+        }
     }
     return srv;
 }

@@ -142,6 +142,9 @@ plan__show_catalog(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db
         const cat_catalog *c = cat_meta_read_begin(srv->meta);
         const cat_db *d = cat_db_find(c, canon);
         for (size_t i = 0; d && i < d->ntables; i++) {
+            if (d->tables[i]->stream != NULL) {
+                continue; /* SHOW STREAMS lists them */
+            }
             const char *row[2] = {arena_strdup(cx->a, d->tables[i]->name),
                                   d->tables[i]->view_sql ? "VIEW" : "BASE TABLE"};
             plan__rs_add(cx->a, &rs, row);
@@ -438,10 +441,30 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
         break;
     }
     const char *dbname = NULL;
-    const cat_catalog *c;
+    const cat_catalog *c = NULL;
     const cat_table *t;
     if (table_of(cx, d, &dbname, &c, &t, err) != DB_OK) {
         return DB_ERR;
+    }
+    if (t->stream != NULL) {
+        /* A stream: SHOW CREATE TABLE points at SHOW CREATE STREAM (R7); DESC and SHOW
+         * COLUMNS show the base table's current columns (DORIS_SEMANTICS.md §4.5). */
+        const cat_table *base = cat_table_find_id(c, t->stream->base_id, NULL);
+        if (d->kind == PD_SHOW_CREATE_TABLE || d->kind == PD_SHOW_CREATE_VIEW || base == NULL ||
+            base->stream != NULL || base->view_sql != NULL) {
+            const char *name = arena_strdup(cx->a, t->name);
+            const char *base_name = arena_strdup(cx->a, t->stream->base_name);
+            bool gone = base == NULL;
+            cat_meta_read_end(cx->s->srv->meta);
+            if (gone && d->kind != PD_SHOW_CREATE_TABLE && d->kind != PD_SHOW_CREATE_VIEW) {
+                return db_error_set(err, ER_DORIS,
+                                    arena_sprintf(cx->a, "Unknown base table '%s'", base_name));
+            }
+            return db_error_set(
+                    err, ER_DORIS,
+                    arena_sprintf(cx->a, "'%s' is a STREAM, use SHOW CREATE STREAM instead", name));
+        }
+        t = base;
     }
     if (t->view_sql && (d->kind == PD_SHOW_CREATE_TABLE || d->kind == PD_SHOW_CREATE_VIEW)) {
         if (d->kind == PD_SHOW_CREATE_TABLE) { /* MySQL answers with the view's columns */
@@ -687,8 +710,13 @@ mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n,
     const cat_db *d = cat_db_find(c, db);
     if (d && d->ntables) {
         plan_cat_table *t = arena_calloc(a, d->ntables, sizeof *t);
-        for (size_t i = 0; i < d->ntables; i++) {
-            const cat_table *ct = d->tables[i];
+        size_t k = 0;
+        for (size_t j = 0; j < d->ntables; j++) {
+            const cat_table *ct = d->tables[j];
+            if (ct->stream != NULL) {
+                continue; /* streams: information_schema.table_streams */
+            }
+            size_t i = k++;
             t[i].name = arena_strdup(a, ct->name);
             t[i].type = ct->view_sql ? "VIEW" : "BASE TABLE";
             t[i].engine = "Doris";
@@ -698,7 +726,7 @@ mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n,
             t[i].rows = 0;
         }
         *tbls = t;
-        *n = d->ntables;
+        *n = k;
     }
     cat_meta_read_end(m);
     return DB_OK;

@@ -232,6 +232,8 @@ static const keyword keywords[] = {
         {"STATUS", TK_STATUS},
         {"STORAGE", TK_STORAGE},
         {"STRAIGHT_JOIN", TK_STRAIGHT_JOIN},
+        {"STREAM", TK_STREAM},
+        {"STREAMS", TK_STREAMS},
         {"SUBSTR", TK_SUBSTR},
         {"SUBSTRING", TK_SUBSTRING},
         {"SUM", TK_SUM},

@@ -598,7 +598,7 @@ gen_table_streams(plan_vgen *g, db_error *err)
 {
     plan_cat_stream *st;
     size_t n;
-    if (g->cat->streams(g->cat->ctx, g->cx->a, &st, &n, err) != DB_OK) {
+    if (g->cat->streams(g->cat->stream_ctx, g->cx->a, &st, &n, err) != DB_OK) {
         return DB_ERR;
     }
     for (size_t i = 0; i < n; i++) {
@@ -619,7 +619,7 @@ gen_table_stream_consumption(plan_vgen *g, db_error *err)
 {
     plan_cat_stream_unit *u;
     size_t n;
-    if (g->cat->stream_units(g->cat->ctx, g->cx->a, &u, &n, err) != DB_OK) {
+    if (g->cat->stream_units(g->cat->stream_ctx, g->cx->a, &u, &n, err) != DB_OK) {
         return DB_ERR;
     }
     for (size_t i = 0; i < n; i++) {

@@ -17,6 +17,8 @@
 
 typedef struct cat_meta cat_meta;         /* catalog/catalog.h */
 typedef struct stor_engine stor_engine;   /* storage/storage.h */
+typedef struct bl_log bl_log;             /* binlog/binlog.h */
+typedef struct strm_state strm_state;     /* stream/stream.h */
 typedef struct plan_server plan_server;   /* process-wide SQL state (global variables) */
 typedef struct plan_session plan_session; /* one connection's SQL state */
 
@@ -122,6 +124,8 @@ typedef struct plan_server_init {
     cat_meta *meta;               /* the durable catalog (databases, tables, users, TSO); NULL in
                                      unit tests that need none */
     stor_engine *engine; /* table data; NULL in unit tests that need none (DML then fails) */
+    bl_log *binlog;      /* Row Binlog records; NULL when engine is NULL */
+    strm_state *streams; /* Table Stream offsets; NULL when engine is NULL */
     plan_hooks hooks;
 } plan_server_init;
 

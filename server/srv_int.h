@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "binlog/binlog.h"
 #include "catalog/catalog.h"
 #include "common/arena.h"
 #include "common/buf.h"
@@ -23,6 +24,7 @@
 #include "planner/planner.h"
 #include "protocol/protocol.h"
 #include "storage/storage.h"
+#include "stream/stream.h"
 
 #define SRV_VERSION            "5.7.99-rivulet-0.1.0"
 #define SRV_VERSION_COMMENT    "Rivulet 0.1.0 (Doris-compatible)"
@@ -136,6 +138,8 @@ struct srv_server {
     SSL_CTX *ssl_ctx;            /* NULL when TLS could not be set up */
     cat_meta *meta;              /* the durable catalog (edit log, TSO, schema) */
     stor_engine *engine;         /* table data (tablets, rowsets); shares the catalog's log */
+    bl_log *binlog;              /* Row Binlog rowsets; shares the engine's commits */
+    strm_state *streams;         /* Table Stream offsets; move with the engine's commits */
     uv_timer_t checkpoint_timer; /* looks every second whether a checkpoint is due */
     srv_job checkpoint_job;      /* at most one checkpoint runs at a time */
     bool checkpoint_running;     /* loop thread only */
@@ -163,6 +167,9 @@ uint64_t srv_now_ms(void);
  * tablet whose partition (tablet id >> 16) belongs to no live table and no table in the recycle
  * bin. *ndropped (may be NULL) gets how many. Blocks on the edit log and file I/O: a worker. */
 int srv_gc_tablets(srv_server *s, size_t *ndropped, db_error *err);
+/* Remove binlog rowsets past their table's binlog.ttl_seconds (unless cleanup is paused by
+ * disable_auto_compaction) and those of dropped partitions. Worker thread. */
+int srv_gc_binlog(srv_server *s, size_t *npurged, db_error *err);
 
 /* Start listening. ER_IO_ERROR on bind/listen failure. Loop thread. */
 int srv_listen_start(srv_server *s, db_error *err);

@@ -189,7 +189,19 @@ attach_storage(void *ctx, cat_editlog *log, cat_meta *m, db_error *err)
     (void)m;
     srv_server *s = ctx;
     s->engine = stor_engine_new(s->conf.storage_root_path, log, err);
-    return s->engine != NULL ? DB_OK : DB_ERR;
+    if (s->engine == NULL) {
+        return DB_ERR;
+    }
+    /* Row Binlog: its writer stage, commit sections and image section, in the storage root's
+     * binlog/ directory (storage leaves entries that are not tablet ids alone). */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/binlog", s->conf.storage_root_path);
+    s->binlog = bl_log_new(path, s->engine, log, err);
+    if (s->binlog == NULL) {
+        return DB_ERR;
+    }
+    s->streams = strm_new(s->engine, log); /* stream offsets move with data commits */
+    return DB_OK;
 }
 
 /* stor_compact_allow_fn of the background compaction (its thread): tablet -> partition ->
@@ -258,6 +270,14 @@ start(srv_server *s, db_error *err)
         log_info("removed %llu uncommitted storage files left by the last run",
                  (unsigned long long)nremoved);
     }
+    nremoved = 0;
+    if (bl_log_remove_orphans(s->binlog, &nremoved, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (nremoved > 0) {
+        log_info("removed %llu uncommitted binlog files left by the last run",
+                 (unsigned long long)nremoved);
+    }
     stor_engine_set_cache_capacity(s->engine, (size_t)c->storage_page_cache_capacity);
     if (!c->disable_auto_compaction &&
         stor_engine_start_compaction(s->engine, (uint32_t)c->compaction_interval_ms,
@@ -285,6 +305,8 @@ start(srv_server *s, db_error *err)
     }
     pi.meta = s->meta;
     pi.engine = s->engine;
+    pi.binlog = s->binlog;
+    pi.streams = s->streams;
     s->plan = plan_server_new(&pi);
 
     int nthreads = (int)c->worker_threads;
@@ -414,6 +436,63 @@ srv_gc_tablets(srv_server *s, size_t *ndropped, db_error *err)
     return rc;
 }
 
+/* Row Binlog retention (bl_log_cleanup callbacks): the live partitions, read once per run. */
+typedef struct bl_gc_ctx {
+    srv_server *s;
+    int64_t *parts;
+    size_t nparts;
+    uint64_t now_ms;
+} bl_gc_ctx;
+
+/* TSO at or below which table_id's records are expired; 0 = keep (table unknown, or cleanup
+ * paused by be.conf / the table's disable_auto_compaction, as Doris pauses it). */
+static uint64_t
+bl_gc_expire(void *ctx, int64_t table_id)
+{
+    bl_gc_ctx *g = ctx;
+    if (g->s->conf.disable_auto_compaction) {
+        return 0;
+    }
+    uint64_t horizon = 0;
+    const cat_catalog *c = cat_meta_read_begin(g->s->meta);
+    for (size_t d = 0; d < cat_db_count(c); d++) {
+        const cat_db *db = cat_db_at(c, d);
+        for (size_t i = 0; i < db->ntables; i++) {
+            const cat_table *t = db->tables[i];
+            if (t->id != table_id || t->disable_auto_compaction) {
+                continue;
+            }
+            uint64_t ttl_ms = (uint64_t)t->binlog.ttl_seconds * 1000u;
+            if (t->binlog.ttl_seconds > 0 && g->now_ms > ttl_ms) {
+                horizon = cat_tso_make(g->now_ms - ttl_ms, CAT_TSO_LOGICAL_MAX);
+            }
+        }
+    }
+    cat_meta_read_end(g->s->meta);
+    return horizon;
+}
+
+static bool
+bl_gc_dead(void *ctx, uint64_t tablet_id)
+{
+    bl_gc_ctx *g = ctx;
+    int64_t part = (int64_t)(tablet_id >> 16);
+    return bsearch(&part, g->parts, g->nparts, sizeof *g->parts, cmp_i64) == NULL;
+}
+
+int
+srv_gc_binlog(srv_server *s, size_t *npurged, db_error *err)
+{
+    /* Partitions are read before the rowsets (inside bl_log_cleanup): safe, since a binlog
+     * rowset's partition is in the catalog before its commit. The TTL reference is the TSO
+     * clock (wall time in ms), as Doris compares with the current TSO's physical part. */
+    bl_gc_ctx g = {.s = s, .now_ms = cat_clock_realtime_ms(NULL)};
+    g.nparts = cat_meta_partition_ids(s->meta, &g.parts);
+    int rc = bl_log_cleanup(s->binlog, bl_gc_expire, bl_gc_dead, &g, npurged, err);
+    mem_free(g.parts);
+    return rc;
+}
+
 /* Every SRV_GC_INTERVAL_MS: collect on a worker (the loop never blocks on I/O), one at a time. */
 static void
 on_gc_timer(uv_timer_t *t)
@@ -435,6 +514,12 @@ gc_run(srv_job *job)
         log_warn("tablet garbage collection failed: %s", e.msg);
     } else if (n > 0) {
         log_info("dropped %zu tablets of dropped tables or partitions", n);
+    }
+    n = 0;
+    if (srv_gc_binlog(s, &n, &e) != DB_OK) {
+        log_warn("binlog cleanup failed: %s", e.msg);
+    } else if (n > 0) {
+        log_info("removed %zu expired or dropped binlog rowsets", n);
     }
 }
 
@@ -477,6 +562,8 @@ teardown(srv_server *s)
     /* A clean stop leaves an image, so the next start replays nothing. */
     cat_meta_close(s->meta, s->exit_code == 0);
     stor_engine_free(s->engine); /* after the close: its checkpoint writes the tablet image */
+    bl_log_free(s->binlog);
+    strm_free(s->streams);
     if (s->ssl_ctx != NULL) {
         SSL_CTX_free(s->ssl_ctx);
     }

@@ -2,7 +2,7 @@
 """Differential test: generated single-table queries on Rivulet and on a private MariaDB.
 
     /usr/bin/python3 tests/diff/diff_test.py --server BIN --workdir DIR [--queries N] [--seed S]
-        [--rows R] [--keep] [--verbose]
+        [--rows R] [--subqueries M] [--keep] [--verbose]
 
 Starts a fresh Rivulet server (`BIN --data-dir D --port P`) and a private MariaDB (mariadbd from
 Debian, `mariadb-install-db` into DIR, loopback port, no grants), creates the same generated
@@ -10,7 +10,9 @@ schema in both (Rivulet: Doris DDL; MariaDB: the MySQL equivalent), loads the sa
 (fixed seed), then runs N generated queries from a grammar limited to what both engines agree on
 and compares the results. See tests/diff/README.md for the grammar and the comparison rules.
 Prints every mismatch (query, both results) and `N queries, N mismatches`; exits non-zero on any
-mismatch. JOIN-free on purpose (joins are being added elsewhere).
+mismatch. JOIN-free on purpose (joins are being added elsewhere), except for the M subquery
+queries run afterwards (`subquery_queries`: [NOT] EXISTS / [NOT] IN / row IN between the two
+tables, correlated or not, in WHERE and in the select list).
 """
 
 import argparse
@@ -448,6 +450,48 @@ class Gen:
         return sql, fold
 
 
+def subquery_queries(rnd, n):
+    """n queries with [NOT] EXISTS / [NOT] IN / row IN subqueries between the tables: in WHERE
+    (decorrelated into semi / anti joins, plan_semijoin.c) and in the select list (evaluated
+    per row, plan_subquery.c), correlated by equality or not, NULLs on both sides."""
+    ints = ["c", "c", "a", "k"]
+    out = []
+    for _ in range(n):
+        o, i = rnd.choice([("tu", "td"), ("td", "tu"), ("tu", "tu"), ("td", "td")])
+        corr = "i.%s = o.%s" % (rnd.choice(ints), rnd.choice(ints))
+        extra = rnd.choice(["", " AND i.a > %d" % rnd.choice([-300, 0, 500]), " AND i.s <> 'kiwi'",
+                            " AND i.c IS NOT NULL", " AND i.id < o.id"])
+        only = " WHERE " + extra[5:] if extra and "o." not in extra else ""
+        v1, v2, w1, w2 = (rnd.choice(ints) for _ in range(4))
+        neg = rnd.choice(["", "NOT "])
+        form = rnd.randrange(8)
+        if form == 0:
+            pred = "%sEXISTS (SELECT 1 FROM %s i WHERE %s%s)" % (neg, i, corr, extra)
+        elif form == 1:
+            pred = "o.%s %sIN (SELECT i.%s FROM %s i WHERE %s%s)" % (v1, neg, v2, i, corr, extra)
+        elif form == 2:
+            pred = "o.%s %sIN (SELECT i.%s FROM %s i%s)" % (v1, neg, v2, i, only)
+        elif form == 3:
+            pred = "(o.%s, o.%s) %sIN (SELECT i.%s, i.%s FROM %s i%s)" % (v1, w1, neg, v2, w2, i,
+                                                                       only)
+        elif form == 4:
+            pred = "o.s %sIN (SELECT i.s FROM %s i WHERE %s)" % (neg, i, corr)
+        elif form == 5:
+            pred = "NOT (o.%s IN (SELECT i.%s FROM %s i WHERE %s))" % (v1, v2, i, corr)
+        elif form == 6:
+            pred = "(o.c, o.%s) %sIN ((%d, %d), (%d, NULL), (NULL, 1))" % (
+                w1, neg, rnd.randrange(8), rnd.randrange(8), rnd.randrange(8))
+        else:
+            pred = "(o.c, o.a) %s (%d, %d)" % (rnd.choice(["=", "<>", "<", ">=", "<=>"]),
+                                              rnd.randrange(8), rnd.randint(-1000, 1000))
+        if rnd.random() < 0.3:
+            out.append("SELECT id, %s AS p FROM %s o ORDER BY id" % (pred, o))
+        else:
+            pre = rnd.choice(["", "", "o.c > 2 AND ", "o.s IS NOT NULL AND "])
+            out.append("SELECT id FROM %s o WHERE %s%s ORDER BY id" % (o, pre, pred))
+    return out
+
+
 def has_col(expr):
     """Whether an expression references a column (string literals removed first)."""
     return re.search(r"\b(%s)\b" % "|".join(c[0] for c in COLS),
@@ -554,6 +598,8 @@ def main():
     ap.add_argument("--queries", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=20261129)
     ap.add_argument("--rows", type=int, default=1000)
+    ap.add_argument("--subqueries", type=int, default=300,
+                    help="subquery queries run after the generated ones")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--accents", action="store_true",
@@ -597,8 +643,9 @@ def main():
         gen = Gen(random.Random(args.seed + 1))
         mismatches = 0
         both_err = 0
-        for i in range(args.queries):
-            sql, fold = gen.query()
+        subq = subquery_queries(random.Random(args.seed + 2), args.subqueries)
+        for i in range(args.queries + len(subq)):
+            sql, fold = gen.query() if i < args.queries else (subq[i - args.queries], False)
             a, b = run(rc, sql), run(mc, sql)
             if args.verbose:
                 print(sql)
@@ -616,7 +663,7 @@ def main():
                     return 1
         print("%d queries, %d mismatches (%d failed on both), %d rows per table, seed %d, "
               "setup %.1f s, total %.1f s"
-              % (args.queries, mismatches, both_err, args.rows, args.seed, setup,
+              % (args.queries + len(subq), mismatches, both_err, args.rows, args.seed, setup,
                  time.monotonic() - t0))
         failed = mismatches > 0
         return 1 if failed else 0

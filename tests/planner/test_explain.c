@@ -18,11 +18,11 @@ Test(plan_explain, tree_lines_indented_by_depth)
     cr_assert_eq(t->ncols, 1);
     cr_expect_str_eq(t->cols[0].name, "Explain String");
     cr_assert_eq(t->nrows, 5);
-    cr_expect_str_eq(tx_cell(t, 0, 0), "LIMIT(1)");
-    cr_expect_str_eq(tx_cell(t, 1, 0), "  SORT(TABLE_NAME DESC)");
-    cr_expect_str_eq(tx_cell(t, 2, 0), "    PROJECT(TABLE_NAME)");
-    cr_expect_str_eq(tx_cell(t, 3, 0), "      FILTER(TABLE_SCHEMA = 'x')");
-    cr_expect_str_eq(tx_cell(t, 4, 0), "        INFORMATION_SCHEMA SCAN(TABLES)");
+    cr_expect_str_eq(tx_cell(t, 0, 0), "LIMIT(1) | est rows=1");
+    cr_expect_str_eq(tx_cell(t, 1, 0), "  SORT(TABLE_NAME DESC) | est rows=50");
+    cr_expect_str_eq(tx_cell(t, 2, 0), "    PROJECT(TABLE_NAME) | est rows=50");
+    cr_expect_str_eq(tx_cell(t, 3, 0), "      FILTER(TABLE_SCHEMA = 'x') | est rows=50");
+    cr_expect_str_eq(tx_cell(t, 4, 0), "        INFORMATION_SCHEMA SCAN(TABLES) | est rows=100");
     tx_free(t);
 }
 
@@ -31,15 +31,16 @@ Test(plan_explain, verbose_types_and_analyze_rows)
     tx *t = tx_new();
     cr_assert_eq(tx_exec(t, "EXPLAIN VERBOSE SELECT COUNT(*) FROM information_schema.ENGINES"),
                  DB_OK, "%s", t->err.msg);
-    cr_expect_str_eq(tx_cell(t, 0, 0), "PROJECT(COUNT(*)) | types: BIGINT");
-    cr_expect_str_eq(tx_cell(t, 1, 0), "  AGGREGATE(COUNT(*)) | types: BIGINT");
+    cr_expect_str_eq(tx_cell(t, 0, 0), "PROJECT(COUNT(*)) | est rows=1 | types: BIGINT");
+    cr_expect_str_eq(tx_cell(t, 1, 0), "  AGGREGATE(COUNT(*)) | est rows=1 | types: BIGINT");
     const char *n = tx_one(t, "SELECT COUNT(*) FROM information_schema.ENGINES");
     char want[128];
-    snprintf(want, sizeof want, "    INFORMATION_SCHEMA SCAN(ENGINES) | actual rows=%s", n);
+    snprintf(want, sizeof want,
+             "    INFORMATION_SCHEMA SCAN(ENGINES) | est rows=100, actual rows=%s", n);
     cr_assert_eq(tx_exec(t, "EXPLAIN ANALYZE SELECT COUNT(*) FROM information_schema.ENGINES"),
                  DB_OK, "%s", t->err.msg);
-    cr_expect_str_eq(tx_cell(t, 0, 0), "PROJECT(COUNT(*)) | actual rows=1");
-    cr_expect_str_eq(tx_cell(t, 1, 0), "  AGGREGATE(COUNT(*)) | actual rows=1");
+    cr_expect_str_eq(tx_cell(t, 0, 0), "PROJECT(COUNT(*)) | est rows=1, actual rows=1");
+    cr_expect_str_eq(tx_cell(t, 1, 0), "  AGGREGATE(COUNT(*)) | est rows=1, actual rows=1");
     cr_expect_str_eq(tx_cell(t, 2, 0), want);
     tx_free(t);
 }

@@ -1,0 +1,1114 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * Table Streams in SQL (seed 000, DORIS_SEMANTICS.md §1.2-1.6, §2.7-2.9, §3 E1-E26, §4):
+ * CREATE / ALTER / DROP STREAM, SHOW STREAMS, SHOW CREATE STREAM, reading a stream in FROM
+ * (its changes since the offsets, s@snapshot(), s@reset()) and consumption: INSERT ... SELECT
+ * turns the windows the statement read into a STRM_EXTRA_ADVANCE section of its commit, so the
+ * rows and the offsets are durable together (stream/README.md). */
+#include "planner/plan_ddl_int.h"
+#include "planner/plan_dml_int.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "binlog/binlog.h"
+#include "common/buf.h"
+#include "common/mem.h"
+#include "common/strutil.h"
+#include "stream/stream.h"
+
+#define SEQ_COL  "__DORIS_STREAM_SEQUENCE_COL__"
+#define TYPE_COL "__DORIS_STREAM_CHANGE_TYPE_COL__"
+#define LSN_COL  "__DORIS_STREAM_LSN_COL__"
+
+/* ---- grammar builder ---- */
+
+void
+plan_ddl_stream_base(plan_parse *pp, const plan_token *ctl, const plan_token *db,
+                     const plan_token *name)
+{
+    plan_ddl *d = pp->stmt->ddl;
+    if (d == NULL) {
+        d = arena_calloc(pp->a, 1, sizeof *d);
+        pp->stmt->ddl = d;
+    }
+    d->base_ctl = ctl ? plan__ident_decode(pp->a, ctl) : NULL;
+    d->base_db = db ? plan__ident_decode(pp->a, db) : NULL;
+    d->base_name = plan__ident_decode(pp->a, name);
+}
+
+/* ---- the catalog side ---- */
+
+/* What a statement needs of a stream and its base table, copied out of the catalog. */
+typedef struct stream_info {
+    int64_t id;
+    const char *db, *name, *comment;
+    cat_stream def; /* arrays in the statement arena */
+    bool base_ok;   /* the base table exists */
+    const char *base_db, *base_name;
+} stream_info;
+
+/* Look db.name up: 1 = a stream (filled), 0 = some other object, -1 = nothing of that name
+ * (or no such database). */
+static int
+stream_find(plan_ectx *cx, const char *db, const char *name, stream_info *out)
+{
+    cat_meta *m = cx->s->srv->meta;
+    if (m == NULL || db == NULL) {
+        return -1;
+    }
+    const cat_catalog *c = cat_meta_read_begin(m);
+    const cat_db *d = cat_db_find(c, db);
+    const cat_table *t = d ? cat_table_find(d, name) : NULL;
+    int rc = t == NULL ? -1 : t->stream == NULL ? 0 : 1;
+    if (rc == 1 && out != NULL) {
+        memset(out, 0, sizeof *out);
+        out->id = t->id;
+        out->db = arena_strdup(cx->a, d->name);
+        out->name = arena_strdup(cx->a, t->name);
+        out->comment = arena_strdup(cx->a, t->comment ? t->comment : "");
+        out->def = *t->stream;
+        out->def.base_db = arena_strdup(cx->a, t->stream->base_db);
+        out->def.base_name = arena_strdup(cx->a, t->stream->base_name);
+        out->def.init = arena_alloc(cx->a, (t->stream->ninit + 1) * sizeof *out->def.init);
+        if (t->stream->ninit) {
+            memcpy(out->def.init, t->stream->init, t->stream->ninit * sizeof *out->def.init);
+        }
+        cat_db *bdb = NULL;
+        const cat_table *base = cat_table_find_id(c, t->stream->base_id, &bdb);
+        out->base_ok = base != NULL && base->stream == NULL && base->view_sql == NULL;
+        out->base_db = out->base_ok ? arena_strdup(cx->a, bdb->name) : out->def.base_db;
+        out->base_name = out->base_ok ? arena_strdup(cx->a, base->name) : out->def.base_name;
+    }
+    cat_meta_read_end(m);
+    return rc;
+}
+
+bool
+plan__is_stream(plan_ectx *cx, const char *db, const char *name)
+{
+    return stream_find(cx, db, name, NULL) == 1;
+}
+
+bool
+plan__stream_base(plan_ectx *cx, const char *db, const char *name, const char **bdb,
+                  const char **bname)
+{
+    stream_info si;
+    if (stream_find(cx, db, name, &si) != 1 || !si.base_ok) {
+        return false;
+    }
+    *bdb = si.base_db;
+    *bname = si.base_name;
+    return true;
+}
+
+/* The last commit TSO of partition part_id (buckets tablets) at or below cut; 0 = none. */
+static uint64_t
+part_latest(stor_engine *e, int64_t part_id, uint32_t buckets, uint64_t cut)
+{
+    uint64_t best = 0;
+    for (uint32_t b = 0; e != NULL && b < buckets; b++) {
+        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
+        if (t == NULL) {
+            continue;
+        }
+        stor_snapshot snap;
+        stor_tablet_snapshot(t, &snap);
+        for (size_t v = snap.nvtso; v-- > 0;) {
+            if (snap.vtso[v] <= cut) {
+                best = snap.vtso[v] > best ? snap.vtso[v] : best;
+                break;
+            }
+        }
+        for (size_t r = 0; snap.nvtso == 0 && r < snap.nrowsets; r++) {
+            uint64_t ts = snap.rowsets[r].commit_tso;
+            best = ts <= cut && ts > best ? ts : best;
+        }
+        stor_snapshot_destroy(&snap);
+    }
+    return best;
+}
+
+/* ---- reading: windows shared by every reference of a statement ---- */
+
+/* One stream read by a statement: its partitions' windows and what consuming it commits. */
+typedef struct plan_sread {
+    int64_t stream_id;
+    const char *db, *name;
+    uint8_t kind; /* 0 changes, 1 @snapshot (never advances), 2 @reset */
+    uint32_t nparts;
+    int64_t *part_ids;
+    uint8_t *prev_kind; /* strm_prev_kind */
+    uint64_t *prev_tso;
+    uint64_t *next_tso; /* the partition's last commit at statement start (0 = none) */
+    bool *part_on;      /* read (a PARTITION clause may restrict it) */
+} plan_sread;
+
+typedef struct plan_sreads {
+    plan_sread *v;
+    uint32_t n, cap;
+} plan_sreads;
+
+static plan_sread *
+sread_get(plan_ectx *cx, int64_t stream_id, uint8_t kind)
+{
+    if (cx->sreads == NULL) {
+        cx->sreads = arena_calloc(cx->a, 1, sizeof *cx->sreads);
+    }
+    plan_sreads *rs = cx->sreads;
+    for (uint32_t i = 0; i < rs->n; i++) {
+        if (rs->v[i].stream_id == stream_id && rs->v[i].kind == kind) {
+            return &rs->v[i];
+        }
+    }
+    if (rs->n == rs->cap) {
+        uint32_t cap = rs->cap ? rs->cap * 2 : 4;
+        plan_sread *v = arena_calloc(cx->a, cap, sizeof *v);
+        if (rs->n) {
+            memcpy(v, rs->v, rs->n * sizeof *v);
+        }
+        rs->v = v;
+        rs->cap = cap;
+    }
+    plan_sread *r = &rs->v[rs->n++];
+    memset(r, 0, sizeof *r);
+    r->stream_id = stream_id;
+    r->kind = kind;
+    return r;
+}
+
+/* Fill r's windows for the base table tb as of now (once per statement). */
+static void
+sread_fill(plan_ectx *cx, plan_sread *r, const stream_info *si, const plan_tbl *tb)
+{
+    if (r->part_ids != NULL) {
+        return; /* another reference of this statement already chose the windows */
+    }
+    r->db = si->db;
+    r->name = si->name;
+    r->nparts = tb->nparts;
+    size_t n = tb->nparts + 1;
+    r->part_ids = arena_alloc(cx->a, n * sizeof *r->part_ids);
+    r->prev_kind = arena_alloc(cx->a, n);
+    r->prev_tso = arena_alloc(cx->a, n * sizeof *r->prev_tso);
+    r->next_tso = arena_alloc(cx->a, n * sizeof *r->next_tso);
+    r->part_on = arena_calloc(cx->a, n, sizeof *r->part_on);
+    stor_engine *e = cx->s->srv->engine;
+    uint64_t vis = e != NULL ? stor_engine_visible_tso(e) : 0;
+    for (uint32_t p = 0; p < tb->nparts; p++) {
+        int64_t pid = tb->parts[p].id;
+        r->part_ids[p] = pid;
+        r->next_tso[p] = part_latest(e, pid, tb->parts[p].buckets, vis);
+        uint64_t tso = 0;
+        int64_t last_ms = 0;
+        r->prev_kind[p] = STRM_PREV_NONE;
+        r->prev_tso[p] = 0;
+        if (strm_offset(cx->s->srv->streams, si->id, pid, &tso, &last_ms)) {
+            r->prev_kind[p] = STRM_PREV_ADVANCED;
+            r->prev_tso[p] = tso;
+        } else {
+            for (size_t i = 0; i < si->def.ninit; i++) {
+                if (si->def.init[i].part_id == pid) {
+                    r->prev_kind[p] = STRM_PREV_INIT;
+                    r->prev_tso[p] = si->def.init[i].tso;
+                }
+            }
+        }
+    }
+}
+
+/* The first commit TSO of partition part_id after tso (0 = none): whether changes after an
+ * offset exist, and whether the oldest of them is past the TTL. */
+static uint64_t
+part_first_after(stor_engine *e, int64_t part_id, uint32_t buckets, uint64_t tso)
+{
+    uint64_t best = 0;
+    for (uint32_t b = 0; e != NULL && b < buckets; b++) {
+        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
+        if (t == NULL) {
+            continue;
+        }
+        stor_snapshot snap;
+        stor_tablet_snapshot(t, &snap);
+        for (size_t v = 0; v < snap.nvtso; v++) {
+            if (snap.vtso[v] > tso) {
+                best = best == 0 || snap.vtso[v] < best ? snap.vtso[v] : best;
+                break;
+            }
+        }
+        stor_snapshot_destroy(&snap);
+    }
+    return best;
+}
+
+/* Whether a min_delta read from offset tso of partition part_id would miss expired changes:
+ * the first commit after the offset is at or below the TTL horizon (an old offset with no
+ * change after it, as after @reset() on an idle table, has lost nothing). */
+static bool
+offset_expired(stor_engine *e, int64_t part_id, uint32_t buckets, uint64_t tso, uint64_t horizon)
+{
+    if (tso >= horizon) {
+        return false;
+    }
+    uint64_t first = part_first_after(e, part_id, buckets, tso);
+    return first != 0 && first <= horizon;
+}
+
+/* ---- CREATE / ALTER / DROP ---- */
+
+static int doris(plan_ectx *cx, db_error *err, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+/* ER_DORIS (1105, "errCode = 2, detailMessage = ...") with a formatted message. */
+static int
+doris(plan_ectx *cx, db_error *err, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return db_error_set(err, ER_DORIS, arena_strdup(cx->a, msg));
+}
+
+static int
+exec_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, db_error *err)
+{
+    (void)st;
+    if (d->or_replace) {
+        return db_error_set(err, ER_DORIS, "do not support replace currently");
+    }
+    /* Properties first (Doris #66683): a bad type is reported whatever the base table. */
+    uint8_t type = CAT_STREAM_MIN_DELTA;
+    bool initial = false;
+    for (size_t i = 0; i < d->nprops; i++) {
+        const char *k = d->props[i].key, *v = d->props[i].value;
+        if (strcasecmp(k, "type") == 0) {
+            if (strcasecmp(v, "append_only") == 0) {
+                type = CAT_STREAM_APPEND_ONLY;
+            } else if (strcasecmp(v, "min_delta") == 0) {
+                type = CAT_STREAM_MIN_DELTA;
+            } else if (strcasecmp(v, "detail") == 0) {
+                type = CAT_STREAM_DETAIL;
+            } else {
+                return doris(cx, err, "not supported type: %s", v);
+            }
+        } else if (strcasecmp(k, "show_initial_rows") == 0) {
+            if (strcasecmp(v, "true") == 0) {
+                initial = true;
+            } else if (strcasecmp(v, "false") == 0) {
+                initial = false;
+            } else {
+                return db_error_set(err, ER_DORIS,
+                                    "show_initial_rows must be `true` or `false`");
+            }
+        } else {
+            return doris(cx, err, "Unknown properties: {%s=%s}", k, v);
+        }
+    }
+    const char *db = d->db ? d->db : cx->s->db;
+    if (db == NULL) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    if (d->base_ctl && strcasecmp(d->base_ctl, "internal") != 0) {
+        return doris(cx, err, "Unknown catalog '%s'", d->base_ctl);
+    }
+    const char *bdb = d->base_db ? d->base_db : cx->s->db;
+    if (bdb == NULL) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    if (plan__check_priv(cx, CAT_PRIV_CREATE, db, d->name, err) != DB_OK ||
+        plan__check_priv(cx, CAT_PRIV_SELECT, bdb, d->base_name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    /* The base table, copied under the read lock. */
+    cat_meta *m = cx->s->srv->meta;
+    const cat_catalog *c = cat_meta_read_begin(m);
+    const cat_db *bd = cat_db_find(c, bdb);
+    const cat_table *t = bd ? cat_table_find(bd, d->base_name) : NULL;
+    int rc = DB_OK;
+    cat_stream def;
+    memset(&def, 0, sizeof def);
+    int64_t *parts = NULL;
+    uint32_t *buckets = NULL;
+    size_t nparts = 0;
+    if (t == NULL) {
+        rc = doris(cx, err, "Unknown table '%s'", d->base_name);
+    } else if (t->view_sql != NULL || t->stream != NULL) {
+        rc = doris(cx, err,
+                   "Base table type: %s, StreamScanType: %s is not supported for create table "
+                   "stream",
+                   t->view_sql ? "VIEW" : "STREAM", cat_stream_type_name(type));
+    } else if (!cat_binlog_is_row(&t->binlog)) {
+        rc = doris(cx, err, "Base Olap table %s need to enable row binlog for table stream",
+                   t->name);
+    } else if (type == CAT_STREAM_MIN_DELTA && t->mow && !t->binlog.need_historical_value) {
+        rc = db_error_set(err, ER_DORIS,
+                          "MIN_DELTA table stream requires base mow table to enable "
+                          "binlog.need_historical_value=true");
+    } else {
+        def.base_id = t->id;
+        def.base_db = arena_strdup(cx->a, bd->name);
+        def.base_name = arena_strdup(cx->a, t->name);
+        nparts = t->nparts;
+        parts = arena_alloc(cx->a, (nparts + 1) * sizeof *parts);
+        buckets = arena_alloc(cx->a, (nparts + 1) * sizeof *buckets);
+        for (size_t i = 0; i < nparts; i++) {
+            parts[i] = t->parts[i].id;
+            buckets[i] = (uint32_t)t->parts[i].buckets;
+        }
+    }
+    cat_meta_read_end(m);
+    if (rc != DB_OK) {
+        return rc;
+    }
+    def.type = type;
+    def.show_initial_rows = initial;
+    def.created_ms = cx->now_utc_us / 1000;
+    /* show_initial_rows = false: each partition with data starts at its last commit (the
+     * statement's view, so every commit it saw is before the stream and none after is). */
+    def.init = arena_alloc(cx->a, (nparts + 1) * sizeof *def.init);
+    stor_engine *e = cx->s->srv->engine;
+    uint64_t vis = e != NULL ? stor_engine_visible_tso(e) : 0;
+    for (size_t i = 0; !initial && i < nparts; i++) {
+        uint64_t ts = part_latest(e, parts[i], buckets[i], vis);
+        if (ts != 0) {
+            def.init[def.ninit++] = (cat_stream_offset){parts[i], ts};
+        }
+    }
+    bool created;
+    return cat_meta_create_stream(m, db, d->name, d->req.comment, &def, d->if_not_exists,
+                                  &created, err);
+}
+
+static int
+set_comment(cat_catalog *c, cat_db *db, cat_table *copy, void *arg, db_error *err)
+{
+    (void)c;
+    (void)db;
+    (void)err;
+    mem_free(copy->comment);
+    copy->comment = mem_strdup(arg);
+    return DB_OK;
+}
+
+static int
+exec_alter(plan_ectx *cx, plan_ddl *d, db_error *err)
+{
+    const char *db = d->db ? d->db : cx->s->db;
+    if (db == NULL) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    if (plan__check_priv(cx, CAT_PRIV_ALTER, db, d->name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    int k = stream_find(cx, db, d->name, NULL);
+    if (k < 0) {
+        return doris(cx, err, "Unknown table '%s' in %s", d->name, db);
+    }
+    if (k == 0) {
+        return doris(cx, err, "%s.%s is not STREAM", db, d->name);
+    }
+    const char *comment = d->req.comment ? d->req.comment : "";
+    return cat_meta_alter_table(cx->s->srv->meta, db, d->name, set_comment, (void *)comment, err);
+}
+
+static int
+exec_drop(plan_ectx *cx, plan_ddl *d, db_error *err)
+{
+    const char *db = d->db ? d->db : cx->s->db;
+    if (db == NULL) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    if (plan__check_priv(cx, CAT_PRIV_DROP, db, d->name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    int k = stream_find(cx, db, d->name, NULL);
+    if (k < 0) {
+        return d->if_exists ? DB_OK : db_error_set(err, ER_UNKNOWN_TABLE_IN, d->name, db);
+    }
+    if (k == 0) {
+        return doris(cx, err, "%s.%s is not STREAM", db, d->name);
+    }
+    /* Offsets stay in stream/ until its garbage collection drops them; the id is never reused,
+     * so a new stream of the same name starts fresh. */
+    return cat_meta_drop_table(cx->s->srv->meta, db, d->name, true, err);
+}
+
+/* ---- SHOW STREAMS / SHOW CREATE STREAM ---- */
+
+static int
+show_streams(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    const char *db = st->name ? st->name : cx->s->db;
+    if (db == NULL) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    const char *names[1] = {arena_sprintf(cx->a, "Tables_in_%s", db)};
+    plan_rowset rs;
+    plan__rs_init(cx->a, &rs, names, 1);
+    cat_meta *m = cx->s->srv->meta;
+    if (m != NULL) {
+        const cat_catalog *c = cat_meta_read_begin(m);
+        const cat_db *d = cat_db_find(c, db);
+        if (d == NULL) {
+            cat_meta_read_end(m);
+            return db_error_set(err, ER_BAD_DB_ERROR, db);
+        }
+        for (size_t i = 0; i < d->ntables; i++) {
+            if (d->tables[i]->stream != NULL) {
+                const char *row[1] = {arena_strdup(cx->a, d->tables[i]->name)};
+                plan__rs_add(cx->a, &rs, row);
+            }
+        }
+        cat_meta_read_end(m);
+    }
+    return plan__rs_send(cx, &rs, st, 0, sink, err);
+}
+
+/* 'text' with quotes doubled. */
+static void
+put_quoted(buf *b, const char *s)
+{
+    buf_put_u8(b, '\'');
+    for (; *s; s++) {
+        if (*s == '\'') {
+            buf_put_u8(b, '\'');
+        }
+        buf_put_u8(b, (uint8_t)*s);
+    }
+    buf_put_u8(b, '\'');
+}
+
+static int
+show_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *sink, db_error *err)
+{
+    const char *db = d->db ? d->db : cx->s->db;
+    if (db == NULL) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    stream_info si;
+    int k = stream_find(cx, db, d->name, &si);
+    if (k < 0) {
+        return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
+    }
+    if (k == 0) {
+        return doris(cx, err, "'%s' is not a STREAM, use SHOW CREATE TABLE instead", d->name);
+    }
+    buf b;
+    buf_init(&b);
+    buf_printf(&b, "CREATE STREAM `%s`\nON TABLE internal.%s.%s\n", si.name, si.base_db,
+               si.base_name);
+    if (si.comment[0] != '\0') {
+        buf_append_str(&b, "COMMENT ");
+        put_quoted(&b, si.comment);
+        buf_put_u8(&b, '\n');
+    }
+    buf_printf(&b, "PROPERTIES (\n\"type\" = \"%s\",\n\"show_initial_rows\" = \"%s\"\n);",
+               cat_stream_type_name(si.def.type), si.def.show_initial_rows ? "true" : "false");
+    const char *names[2] = {"Stream", "Create Stream"};
+    plan_rowset rs;
+    plan__rs_init(cx->a, &rs, names, 2);
+    const char *row[2] = {si.name, arena_strndup(cx->a, (const char *)b.data, b.len)};
+    buf_destroy(&b);
+    plan__rs_add(cx->a, &rs, row);
+    plan_stmt plain = *st;
+    plain.like = NULL;
+    plain.where = NULL;
+    return plan__rs_send(cx, &rs, &plain, 0, sink, err);
+}
+
+/* SHOW STREAM STATUS s (beyond Doris): per base partition the offset, the last commit and the
+ * raw change records between them, from binlog metadata alone (no change is read). */
+static int
+show_status(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *sink,
+            db_error *err)
+{
+    const char *db = d->db ? d->db : cx->s->db;
+    if (db == NULL) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    stream_info si;
+    int k = stream_find(cx, db, d->name, &si);
+    if (k < 0) {
+        return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
+    }
+    if (k == 0) {
+        return doris(cx, err, "%s.%s is not STREAM", db, d->name);
+    }
+    if (plan__check_priv(cx, CAT_PRIV_SELECT, si.db, si.name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (!si.base_ok) {
+        return doris(cx, err, "Unknown base table '%s'", si.def.base_name);
+    }
+    plan_tbl *tb = arena_calloc(cx->a, 1, sizeof *tb);
+    if (plan__tbl_open(cx, si.base_db, si.base_name, tb, err) != DB_OK) {
+        return DB_ERR;
+    }
+    plan_sread r;
+    memset(&r, 0, sizeof r);
+    sread_fill(cx, &r, &si, tb);
+    const char *names[5] = {"Unit", "Consumption_Status", "Latest_Commit", "Pending_Records",
+                            "Lag_Ms"};
+    plan_rowset rs;
+    plan__rs_init(cx->a, &rs, names, 5);
+    for (uint32_t p = 0; p < tb->nparts; p++) {
+        bool has = r.prev_kind[p] != STRM_PREV_NONE;
+        uint64_t from = has ? r.prev_tso[p] + 1 : 0, pending = 0;
+        for (uint32_t b = 0; r.next_tso[p] != 0 && b < tb->parts[p].buckets; b++) {
+            pending += bl_log_count(cx->s->srv->binlog, stor_tablet_id_of(r.part_ids[p], b),
+                                    from, r.next_tso[p]);
+        }
+        uint64_t lag = 0;
+        if (has && r.next_tso[p] > r.prev_tso[p]) {
+            lag = cat_tso_physical(r.next_tso[p]) - cat_tso_physical(r.prev_tso[p]);
+        }
+        const char *row[5] = {
+                tb->parts[p].name,
+                has ? arena_sprintf(cx->a, "%" PRIu64, r.prev_tso[p]) : "N/A",
+                r.next_tso[p] ? arena_sprintf(cx->a, "%" PRIu64, r.next_tso[p]) : "N/A",
+                arena_sprintf(cx->a, "%" PRIu64, pending),
+                has || r.next_tso[p] == 0 ? arena_sprintf(cx->a, "%" PRIu64, lag) : "N/A"};
+        plan__rs_add(cx->a, &rs, row);
+    }
+    plan_stmt plain = *st;
+    plain.like = NULL;
+    plain.where = NULL;
+    return plan__rs_send(cx, &rs, &plain, 0, sink, err);
+}
+
+int
+plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
+                      plan_outcome *out, db_error *err)
+{
+    plan_ddl *d = st->ddl;
+    if (d->kind == PD_SHOW_STREAMS || d->kind == PD_SHOW_CREATE_STREAM ||
+        d->kind == PD_SHOW_STREAM_STATUS) {
+        if (cx->s->srv->meta == NULL) {
+            return db_error_set(err, ER_NOT_SUPPORTED_YET, "streams without a catalog");
+        }
+        int rc = d->kind == PD_SHOW_STREAMS        ? show_streams(cx, st, sink, err)
+                 : d->kind == PD_SHOW_CREATE_STREAM ? show_create(cx, st, d, sink, err)
+                                                    : show_status(cx, st, d, sink, err);
+        out->is_result_set = rc == DB_OK;
+        return rc;
+    }
+    if (cx->describe) {
+        return DB_OK;
+    }
+    if (cx->s->srv->meta == NULL || cx->s->srv->streams == NULL) {
+        return db_error_set(err, ER_NOT_SUPPORTED_YET, "streams without storage");
+    }
+    switch (d->kind) {
+    case PD_CREATE_STREAM:
+        return exec_create(cx, st, d, err);
+    case PD_ALTER_STREAM:
+        return exec_alter(cx, d, err);
+    default:
+        return exec_drop(cx, d, err);
+    }
+}
+
+/* Columns of a stream read: the base table's visible columns, then the three virtual ones
+ * (hidden unless named, or with show_hidden_columns). */
+static void
+stream_cols(plan_ectx *cx, const plan_tbl *tb, bool with_virtual, plan_binlog_src *out)
+{
+    uint32_t nbase = tb->nvis, ncols = nbase + (with_virtual ? 3 : 0);
+    out->tbl = (plan_tbl *)tb;
+    out->ncols = ncols;
+    out->names = arena_calloc(cx->a, ncols + 1, sizeof *out->names);
+    out->xt = arena_calloc(cx->a, ncols + 1, sizeof *out->xt);
+    out->vk = arena_calloc(cx->a, ncols + 1, sizeof *out->vk);
+    out->tcol = arena_calloc(cx->a, ncols + 1, sizeof *out->tcol);
+    for (uint32_t c = 0; c < nbase; c++) {
+        out->names[c] = tb->cols[c].name;
+        out->xt[c] = tb->cols[c].xt;
+        out->vk[c] = tb->cols[c].vk;
+        out->tcol[c] = (int32_t)c;
+    }
+    if (!with_virtual) {
+        out->nstar = ncols;
+        return;
+    }
+    int idx = plan__sysvar_find("show_hidden_columns");
+    bool hidden = idx >= 0 && cx->s->vars[idx].i != 0;
+    out->nstar = hidden ? ncols : nbase;
+    const char *names[3] = {SEQ_COL, TYPE_COL, LSN_COL};
+    for (uint32_t i = 0; i < 3; i++) {
+        uint32_t k = nbase + i;
+        out->names[k] = names[i];
+        memset(&out->xt[k], 0, sizeof out->xt[k]);
+        out->xt[k].type = i == 1 ? PLAN_TYPE_VARCHAR : PLAN_TYPE_BIGINT;
+        out->xt[k].length = i == 1 ? 13 : 20;
+        out->vk[k] = i == 1 ? PV_STRING : PV_INT;
+        out->tcol[k] = -1;
+    }
+}
+
+/* The scan of tb restricted to the partitions flagged in on, as of tso (0 = current). */
+static plan_op *
+part_scan(plan_ectx *cx, const plan_tbl *tb, uint64_t tso, const bool *on, bool with_loc)
+{
+    plan_op *op = plan__op_tscan(cx, tb, tso, with_loc, false);
+    plan__tscan_only_partitions(op, on);
+    return op;
+}
+
+/* Several scans of one table run one after another (@snapshot: one per partition). */
+typedef struct op_concat {
+    plan_op base;
+    plan_op **kids;
+    uint32_t n, cur;
+} op_concat;
+
+static int
+concat_open(plan_op *op, db_error *err)
+{
+    op_concat *c = (op_concat *)op;
+    op->opened = true;
+    c->cur = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        if (c->kids[i]->open(c->kids[i], err) != DB_OK) {
+            return DB_ERR;
+        }
+    }
+    return DB_OK;
+}
+
+static int
+concat_next(plan_op *op, plan_batch **out, db_error *err)
+{
+    op_concat *c = (op_concat *)op;
+    *out = NULL;
+    while (c->cur < c->n) {
+        if (c->kids[c->cur]->next(c->kids[c->cur], out, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (*out != NULL) {
+            return DB_OK;
+        }
+        c->cur++;
+    }
+    return DB_OK;
+}
+
+static void
+concat_close(plan_op *op)
+{
+    op_concat *c = (op_concat *)op;
+    for (uint32_t i = 0; i < c->n; i++) {
+        c->kids[i]->close(c->kids[i]);
+    }
+    op->opened = false;
+}
+
+static void
+concat_describe(plan_op *op, plan_explain *ex)
+{
+    op_concat *c = (op_concat *)op;
+    plan__explain_printf(ex, "STREAM SNAPSHOT(%u partitions)", c->n);
+}
+
+/* An empty scan (a snapshot with no partition to read): a scan of no partition. */
+static plan_op *
+concat_new(plan_ectx *cx, const plan_tbl *tb, plan_op **kids, uint32_t n)
+{
+    if (n == 1) {
+        return kids[0];
+    }
+    if (n == 0) {
+        bool *none = arena_calloc(cx->a, tb->nparts + 1, sizeof *none);
+        return part_scan(cx, tb, 0, none, false);
+    }
+    op_concat *c = arena_calloc(cx->a, 1, sizeof *c);
+    c->kids = kids;
+    c->n = n;
+    plan_op *op = &c->base;
+    op->open = concat_open;
+    op->next = concat_next;
+    op->close = concat_close;
+    op->describe = concat_describe;
+    op->cx = cx;
+    op->cap = kids[0]->cap;
+    op->ncols = kids[0]->ncols;
+    op->types = kids[0]->types;
+    op->child = kids[0];
+    return op;
+}
+
+int
+plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *out,
+                     plan_op **opp, db_error *err)
+{
+    memset(out, 0, sizeof *out);
+    *opp = NULL;
+    const char *db = ref->db ? ref->db : cx->s->db;
+    stream_info si;
+    if (stream_find(cx, db, ref->name, &si) != 1) {
+        return db_error_set(err, ER_NO_SUCH_TABLE, db, ref->name);
+    }
+    uint8_t kind = 0;
+    if (ref->scan_fn != NULL) {
+        if (strcasecmp(ref->scan_fn, "snapshot") == 0) {
+            kind = 1;
+        } else if (strcasecmp(ref->scan_fn, "reset") == 0) {
+            kind = 2;
+        } else {
+            return db_error_set(err, ER_DORIS, "Invalid param type for olap table stream");
+        }
+        if (ref->nparams > 0) {
+            return doris(cx, err, "%s does not accept parameters",
+                         kind == 1 ? "snapshot" : "reset");
+        }
+    }
+    if (plan__check_priv(cx, CAT_PRIV_SELECT, si.db, si.name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (!si.base_ok) {
+        return doris(cx, err, "Unknown base table '%s'", si.def.base_name);
+    }
+    plan_tbl *tb = arena_calloc(cx->a, 1, sizeof *tb);
+    if (plan__tbl_open(cx, si.base_db, si.base_name, tb, err) != DB_OK) {
+        return DB_ERR;
+    }
+    stream_cols(cx, tb, kind == 0, out);
+    if (cx->describe) {
+        return DB_OK;
+    }
+    plan_sread *r = sread_get(cx, si.id, kind);
+    sread_fill(cx, r, &si, tb);
+    for (uint32_t p = 0; p < tb->nparts; p++) {
+        r->part_on[p] = true; /* PARTITION (...) on streams: not yet (every partition) */
+    }
+    if (kind == 2) { /* @reset(): the current image */
+        *opp = part_scan(cx, tb, stor_engine_visible_tso(cx->s->srv->engine), r->part_on, false);
+        return DB_OK;
+    }
+    if (kind == 1) { /* @snapshot(): each partition as of its offset */
+        plan_op **kids = arena_calloc(cx->a, tb->nparts + 1, sizeof *kids);
+        uint32_t nk = 0;
+        for (uint32_t p = 0; p < tb->nparts; p++) {
+            if (r->prev_kind[p] == STRM_PREV_NONE || r->prev_tso[p] == 0) {
+                continue; /* no offset: nothing as of it */
+            }
+            bool *on = arena_calloc(cx->a, tb->nparts + 1, sizeof *on);
+            on[p] = true;
+            kids[nk++] = part_scan(cx, tb, r->prev_tso[p], on, false);
+        }
+        *opp = concat_new(cx, tb, kids, nk);
+        return DB_OK;
+    }
+    /* Changes: the partitions with an offset read (offset, last commit] of the binlog; the
+     * others are read whole as APPEND rows. */
+    cat_binlog_cfg cfg = cat_binlog_default();
+    {
+        const cat_catalog *c = cat_meta_read_begin(cx->s->srv->meta);
+        const cat_table *bt = cat_table_find_id(c, tb->id, NULL);
+        if (bt != NULL) {
+            cfg = bt->binlog;
+        }
+        cat_meta_read_end(cx->s->srv->meta);
+    }
+    bool history = cfg.need_historical_value && tb->sc.mow;
+    bl_mode mode = si.def.type == CAT_STREAM_APPEND_ONLY ? BL_MODE_APPEND_ONLY
+                   : si.def.type == CAT_STREAM_DETAIL    ? BL_MODE_DETAIL
+                                                         : BL_MODE_MIN_DELTA;
+    if (!tb->sc.mow) {
+        mode = BL_MODE_APPEND_ONLY; /* Duplicate Key: inserts only */
+    }
+    uint64_t now_ms = (uint64_t)cx->now_utc_us / 1000;
+    uint64_t ttl_ms = cfg.ttl_seconds > 0 ? (uint64_t)cfg.ttl_seconds * 1000u : 0;
+    uint64_t horizon = now_ms > ttl_ms ? cat_tso_make(now_ms - ttl_ms, CAT_TSO_LOGICAL_MAX) : 0;
+    uint32_t total = 0;
+    for (uint32_t p = 0; p < tb->nparts; p++) {
+        total += tb->parts[p].buckets;
+    }
+    uint64_t *tablets = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *tablets);
+    uint64_t *lo = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *lo);
+    uint64_t *hi = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *hi);
+    int64_t *hparts = arena_alloc(cx->a, ((size_t)tb->nparts + 1) * sizeof *hparts);
+    uint64_t *hseq = arena_alloc(cx->a, ((size_t)tb->nparts + 1) * sizeof *hseq);
+    bool *hon = arena_calloc(cx->a, tb->nparts + 1, sizeof *hon);
+    uint32_t n = 0, nh = 0;
+    for (uint32_t p = 0; p < tb->nparts; p++) {
+        if (!r->part_on[p] || r->next_tso[p] == 0) {
+            continue; /* never written: nothing to read */
+        }
+        if (r->prev_kind[p] == STRM_PREV_NONE) {
+            hon[p] = true;
+            hparts[nh] = r->part_ids[p];
+            hseq[nh++] = r->next_tso[p];
+            continue;
+        }
+        uint64_t from = r->prev_tso[p] + 1;
+        if (from <= horizon) {
+            if (mode == BL_MODE_MIN_DELTA &&
+                offset_expired(cx->s->srv->engine, r->part_ids[p], tb->parts[p].buckets,
+                               r->prev_tso[p], horizon)) { /* R4 */
+                return db_error_set(err, ER_DORIS,
+                                    "Row binlog offset has expired according to "
+                                    "binlog.ttl_seconds");
+            }
+            from = horizon + 1; /* detail / append_only skip what expired */
+        }
+        for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
+            tablets[n] = stor_tablet_id_of(r->part_ids[p], b);
+            lo[n] = from;
+            hi[n++] = r->next_tso[p];
+        }
+    }
+    plan_op *hist = nh > 0 ? part_scan(cx, tb, stor_engine_visible_tso(cx->s->srv->engine), hon,
+                                       true)
+                           : NULL;
+    *opp = plan__op_stream_read(cx, tb, (uint8_t)mode, history, tablets, lo, hi, n, hist, hparts,
+                                hseq, nh, out->vk, out->xt);
+    return DB_OK;
+}
+
+/* ---- consumption ---- */
+
+void
+plan__stream_consume(plan_ectx *cx, stor_writer *w)
+{
+    if (cx->sreads == NULL) {
+        return;
+    }
+    plan_sreads *rs = cx->sreads;
+    for (uint32_t i = 0; i < rs->n; i++) {
+        plan_sread *r = &rs->v[i];
+        if (r->kind == 1) {
+            continue; /* @snapshot() never advances */
+        }
+        strm_advance *adv = arena_alloc(cx->a, ((size_t)r->nparts + 1) * sizeof *adv);
+        size_t na = 0;
+        for (uint32_t p = 0; p < r->nparts; p++) {
+            if (!r->part_on[p] || r->next_tso[p] == 0) {
+                continue; /* a partition never written keeps no offset */
+            }
+            adv[na++] = (strm_advance){r->stream_id, r->part_ids[p], r->prev_kind[p],
+                                       r->prev_tso[p], r->next_tso[p]};
+        }
+        buf sec;
+        buf_init(&sec);
+        strm_encode_advance(&sec, r->db, r->name, cx->now_utc_us / 1000, adv, na);
+        stor_writer_add_extra(w, STRM_EXTRA_ADVANCE, sec.data, sec.len);
+        buf_destroy(&sec);
+    }
+}
+
+/* ---- information_schema.table_streams / table_stream_consumption ---- */
+
+/* Grow *v (elements of size sz, *cap of them) in a to hold one more than n. */
+static void *
+grow1(arena *a, void *v, size_t n, size_t *cap, size_t sz)
+{
+    if (n < *cap) {
+        return v;
+    }
+    size_t ncap = *cap ? *cap * 2 : 16;
+    void *nv = arena_calloc(a, ncap, sz);
+    if (n) {
+        memcpy(nv, v, n * sz);
+    }
+    *cap = ncap;
+    return nv;
+}
+
+/* Whether a min_delta stream's offset of some written partition of base is past the TTL
+ * (decision R4: shown as stale, beyond Doris). */
+static bool
+ttl_expired(plan_server *srv, const cat_table *st, const cat_table *base, uint64_t now_ms)
+{
+    const cat_stream *def = st->stream;
+    if (def->type != CAT_STREAM_MIN_DELTA || !base->mow || base->binlog.ttl_seconds <= 0) {
+        return false;
+    }
+    uint64_t ttl_ms = (uint64_t)base->binlog.ttl_seconds * 1000u;
+    uint64_t horizon = now_ms > ttl_ms ? cat_tso_make(now_ms - ttl_ms, CAT_TSO_LOGICAL_MAX) : 0;
+    for (size_t p = 0; p < base->nparts; p++) {
+        uint64_t tso = 0;
+        int64_t last = 0;
+        bool have = strm_offset(srv->streams, st->id, base->parts[p].id, &tso, &last);
+        for (size_t i = 0; !have && i < def->ninit; i++) {
+            if (def->init[i].part_id == base->parts[p].id) {
+                tso = def->init[i].tso;
+                have = true;
+            }
+        }
+        if (have && offset_expired(srv->engine, base->parts[p].id,
+                                   (uint32_t)base->parts[p].buckets, tso, horizon)) {
+            return true; /* changes after the offset are already gone */
+        }
+    }
+    return false;
+}
+
+static int
+stream_rows(void *ctx, arena *a, plan_cat_stream **out, size_t *n, db_error *err)
+{
+    (void)err;
+    plan_server *srv = ctx;
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    uint64_t now_ms = cat_clock_realtime_ms(NULL);
+    const cat_catalog *c = cat_meta_read_begin(srv->meta);
+    for (size_t d = 0; d < cat_db_count(c); d++) {
+        const cat_db *db = cat_db_at(c, d);
+        for (size_t i = 0; i < db->ntables; i++) {
+            const cat_table *t = db->tables[i];
+            if (t->stream == NULL) {
+                continue;
+            }
+            cat_db *bdb = NULL;
+            const cat_table *base = cat_table_find_id(c, t->stream->base_id, &bdb);
+            bool ok = base != NULL && base->stream == NULL && base->view_sql == NULL;
+            *out = grow1(a, *out, *n, &cap, sizeof **out);
+            plan_cat_stream *r = &(*out)[(*n)++];
+            r->db = arena_strdup(a, db->name);
+            r->name = arena_strdup(a, t->name);
+            r->id = t->id;
+            r->consume_type = cat_stream_type_name(t->stream->type);
+            r->comment = arena_strdup(a, t->comment ? t->comment : "");
+            r->base_table = arena_strdup(a, ok ? base->name : t->stream->base_name);
+            r->base_db = arena_strdup(a, ok ? bdb->name : t->stream->base_db);
+            r->base_type = ok ? "OLAP" : "N/A";
+            r->enabled = ok;
+            r->is_stale = !ok;
+            r->stale_reason = ok ? "N/A" : "Base table does not exist";
+            if (ok && ttl_expired(srv, t, base, now_ms)) {
+                r->is_stale = true;
+                r->stale_reason = "Row binlog offset has expired according to binlog.ttl_seconds";
+            }
+        }
+    }
+    cat_meta_read_end(srv->meta);
+    return DB_OK;
+}
+
+static int
+stream_unit_rows(void *ctx, arena *a, plan_cat_stream_unit **out, size_t *n, db_error *err)
+{
+    (void)err;
+    plan_server *srv = ctx;
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    uint64_t vis = srv->engine != NULL ? stor_engine_visible_tso(srv->engine) : 0;
+    const cat_catalog *c = cat_meta_read_begin(srv->meta);
+    for (size_t d = 0; d < cat_db_count(c); d++) {
+        const cat_db *db = cat_db_at(c, d);
+        for (size_t i = 0; i < db->ntables; i++) {
+            const cat_table *t = db->tables[i];
+            if (t->stream == NULL) {
+                continue;
+            }
+            const cat_table *base = cat_table_find_id(c, t->stream->base_id, NULL);
+            if (base == NULL || base->stream != NULL || base->view_sql != NULL) {
+                continue; /* rows only for partitions the base table has now */
+            }
+            for (size_t p = 0; p < base->nparts; p++) {
+                const cat_partition *part = &base->parts[p];
+                uint64_t tso = 0;
+                int64_t last = -1;
+                bool have = strm_offset(srv->streams, t->id, part->id, &tso, &last);
+                for (size_t k = 0; !have && k < t->stream->ninit; k++) {
+                    if (t->stream->init[k].part_id == part->id) {
+                        tso = t->stream->init[k].tso;
+                        last = -1;
+                        have = true;
+                    }
+                }
+                uint64_t latest = part_latest(srv->engine, part->id, (uint32_t)part->buckets, vis);
+                *out = grow1(a, *out, *n, &cap, sizeof **out);
+                plan_cat_stream_unit *u = &(*out)[(*n)++];
+                u->db = arena_strdup(a, db->name);
+                u->stream = arena_strdup(a, t->name);
+                u->id = t->id;
+                u->unit = arena_strdup(a, part->name);
+                u->status = have ? arena_sprintf(a, "%" PRIu64, tso) : "N/A";
+                if (have) {
+                    u->lag = arena_sprintf(a, "%" PRIu64, latest > tso ? latest - tso : 0);
+                } else {
+                    u->lag = latest != 0 ? "N/A" : "0";
+                }
+                u->last_consumption_ms = have ? last : -1;
+            }
+        }
+    }
+    cat_meta_read_end(srv->meta);
+    return DB_OK;
+}
+
+void
+plan__catalog_streams(plan_catalog_view *cv, plan_server *srv)
+{
+    cv->streams = stream_rows;
+    cv->stream_units = stream_unit_rows;
+    cv->stream_ctx = srv;
+}
+
+/* ---- STREAM_HAS_DATA('[db.]stream') (beyond Doris: Snowflake's SYSTEM$STREAM_HAS_DATA) ---- */
+
+/* 1 when reading the stream now would return at least one row (its folded changes, so churn
+ * that folds away is no data), else 0; NULL for NULL. Reads, never consumes. */
+static int
+ev_has_data(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
+{
+    plan_value v;
+    if (plan__eval(cx, e->args[0], &v, err) != DB_OK) {
+        return DB_ERR;
+    }
+    const char *s;
+    size_t len;
+    if (v.kind == PV_NULL || !plan__v_string(cx, &v, &s, &len)) {
+        *out = plan__v_null();
+        return DB_OK;
+    }
+    char *text = arena_strndup(cx->a, s, len);
+    char *dot = strchr(text, '.');
+    plan_table_ref ref;
+    memset(&ref, 0, sizeof ref);
+    if (dot != NULL) {
+        *dot = '\0';
+        ref.db = text;
+        ref.name = dot + 1;
+    } else {
+        ref.name = text;
+    }
+    plan_ectx sub = *cx;
+    sub.sreads = NULL; /* a read of its own: nothing of it is consumed */
+    sub.describe = false;
+    plan_binlog_src src;
+    plan_op *op = NULL;
+    if (plan__stream_resolve(&sub, &ref, &src, &op, err) != DB_OK) {
+        return DB_ERR;
+    }
+    int rc = op->open(op, err);
+    plan_batch *b = NULL;
+    if (rc == DB_OK) {
+        rc = op->next(op, &b, err);
+    }
+    op->close(op);
+    if (rc != DB_OK) {
+        return DB_ERR;
+    }
+    *out = plan__v_int(b != NULL && plan__batch_active(b) > 0);
+    return DB_OK;
+}
+
+int
+plan__ty_stream_has_data(plan_ectx *cx, plan_expr *e, db_error *err)
+{
+    (void)cx;
+    (void)err;
+    plan__type_bigint(&e->t, 1, true);
+    e->vk = PV_INT;
+    e->eval = ev_has_data;
+    return DB_OK;
+}
