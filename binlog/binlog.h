@@ -25,9 +25,9 @@ enum { BL_EXTRA_PURGE = CAT_REC_BINLOG_FIRST + 1 };    /* binlog rowsets removed
 enum { BL_IMG_ROWSETS = CAT_IMG_STORAGE_FIRST + 100 }; /* every binlog rowset; the next LSN */
 
 /* Column unique ids of a binlog segment file besides the table's own columns. */
-#define BL_UID_OP              0x7FFFFF01u /* TINYINT raw op: 0 insert, 1 update, 2 delete */
-#define BL_UID_BEFORE_FLAG     0x80000000u /* uid | flag = the before image of column uid */
-#define BL_BEFORE_UID(uid)     ((uint32_t)(uid) | BL_UID_BEFORE_FLAG)
+#define BL_UID_OP          0x7FFFFF01u /* TINYINT raw op: 0 insert, 1 update, 2 delete */
+#define BL_UID_BEFORE_FLAG 0x80000000u /* uid | flag = the before image of column uid */
+#define BL_BEFORE_UID(uid) ((uint32_t)(uid) | BL_UID_BEFORE_FLAG)
 
 /* Raw record ops (binlog()'s __DORIS_BINLOG_OP__). BL_OP_NONE marks a row of the data
  * segment that is no record (a delete-sign row of an absent key); readers skip it. */
@@ -41,12 +41,12 @@ typedef struct bl_log bl_log;
 typedef struct bl_rowset {
     uint64_t tablet_id;
     int64_t table_id;
-    uint64_t file_id;  /* files <root>/<tablet id>/<file id>_<s>.blg, s < nseg */
+    uint64_t file_id; /* files <root>/<tablet id>/<file id>_<s>.blg, s < nseg */
     uint32_t nseg;
-    uint64_t rows;     /* rows in the files (records, plus BL_OP_NONE rows) */
-    uint64_t tso;      /* commit TSO of every record */
-    uint64_t lsn;      /* LSN of the first row; row i (across the files) has lsn + i */
-    bool has_before;   /* the file holds before-image columns */
+    uint64_t rows;   /* rows in the files (records, plus BL_OP_NONE rows) */
+    uint64_t tso;    /* commit TSO of every record */
+    uint64_t lsn;    /* LSN of the first row; row i (across the files) has lsn + i */
+    bool has_before; /* the file holds before-image columns */
 } bl_rowset;
 
 /* Create the binlog over root (directory of <tablet id>/ directories; created if missing),
@@ -77,7 +77,8 @@ void bl_log_stats(bl_log *L, uint64_t *nrowsets, uint64_t *nrecords);
  * expired (0 = keep everything: the table's cleanup is paused or unknown); dead(ctx,
  * tablet_id) says whether the tablet's partition is gone (drop every rowset). Rowsets whose
  * every record is expired, and those of dead tablets, are removed durably (a storage commit
- * carrying one BL_EXTRA_PURGE section) and their files deleted. *npurged (may be NULL) gets the count. Worker threads. */
+ * carrying one BL_EXTRA_PURGE section) and their files deleted. *npurged (may be NULL) gets the
+ * count. Worker threads. */
 typedef uint64_t (*bl_expire_fn)(void *ctx, int64_t table_id);
 typedef bool (*bl_dead_fn)(void *ctx, uint64_t tablet_id);
 int bl_log_cleanup(bl_log *L, bl_expire_fn expire, bl_dead_fn dead, void *ctx, size_t *npurged,
@@ -107,8 +108,7 @@ bl_scan *bl_scan_open(bl_log *L, const stor_schema *sc, uint64_t tablet_id, uint
                       uint64_t tso_hi, db_error *err);
 /* Next batch of at most max_rows records (arrays in a); *eof at the end. ER_STOR_CORRUPT /
  * ER_IO_ERROR name the file. A rowset purged meanwhile is skipped. */
-int bl_scan_next(bl_scan *s, arena *a, uint32_t max_rows, bl_batch *out, bool *eof,
-                 db_error *err);
+int bl_scan_next(bl_scan *s, arena *a, uint32_t max_rows, bl_batch *out, bool *eof, db_error *err);
 void bl_scan_close(bl_scan *s);
 /* Records read so far (for EXPLAIN ANALYZE and the cost proof). */
 uint64_t bl_scan_records(const bl_scan *s);

@@ -46,8 +46,8 @@ struct bl_fold {
 };
 
 bl_fold *
-bl_fold_open(bl_log *L, const stor_schema *sc, uint64_t tablet_id, uint64_t tso_lo,
-             uint64_t tso_hi, bl_mode mode, bool history, db_error *err)
+bl_fold_open(bl_log *L, const stor_schema *sc, uint64_t tablet_id, uint64_t tso_lo, uint64_t tso_hi,
+             bl_mode mode, bool history, db_error *err)
 {
     bl_scan *s = bl_scan_open(L, sc, tablet_id, tso_lo, tso_hi, err);
     if (s == NULL) {
@@ -195,8 +195,7 @@ out_finish(const bl_fold *f, arena *a, const out_rows *o, bool raw, bl_changes *
 /* ---- streaming modes ---- */
 
 static int
-next_streaming(bl_fold *f, arena *a, uint32_t max_rows, bl_changes *out, bool *eof,
-               db_error *err)
+next_streaming(bl_fold *f, arena *a, uint32_t max_rows, bl_changes *out, bool *eof, db_error *err)
 {
     uint32_t per = max_rows > 1 ? max_rows / 2 : 1; /* an update may become two rows */
     for (;;) {
@@ -234,8 +233,7 @@ next_streaming(bl_fold *f, arena *a, uint32_t max_rows, bl_changes *out, bool *e
                 } else if (op == BL_OP_UPDATE) {
                     out_add(&o, b, r, BL_CH_APPEND, BL_SRC_AFTER, b, r); /* R6 */
                 } else {
-                    out_add(&o, b, r, BL_CH_DELETE, f->history ? del_src : BL_SRC_KEYONLY, b,
-                            r);
+                    out_add(&o, b, r, BL_CH_DELETE, f->history ? del_src : BL_SRC_KEYONLY, b, r);
                 }
                 break;
             }
@@ -343,8 +341,7 @@ load_window(bl_fold *f, db_error *err)
 }
 
 static int
-next_min_delta(bl_fold *f, arena *a, uint32_t max_rows, bl_changes *out, bool *eof,
-               db_error *err)
+next_min_delta(bl_fold *f, arena *a, uint32_t max_rows, bl_changes *out, bool *eof, db_error *err)
 {
     if (!f->loaded) {
         if (load_window(f, err) != DB_OK) {
@@ -387,8 +384,7 @@ next_min_delta(bl_fold *f, arena *a, uint32_t max_rows, bl_changes *out, bool *e
 }
 
 int
-bl_fold_next(bl_fold *f, arena *a, uint32_t max_rows, bl_changes *out, bool *eof,
-             db_error *err)
+bl_fold_next(bl_fold *f, arena *a, uint32_t max_rows, bl_changes *out, bool *eof, db_error *err)
 {
     if (max_rows == 0) {
         max_rows = 1;

@@ -26,13 +26,12 @@ struct bl_log {
     pthread_rwlock_t lock;
     bl_tablet **tablets;
     size_t ntablets, cap;
-    uint64_t next_lsn;             /* LSN of the next record (starts at 1) */
-    pthread_mutex_t cleanup_mu;    /* one bl_log_cleanup at a time */
+    uint64_t next_lsn;          /* LSN of the next record (starts at 1) */
+    pthread_mutex_t cleanup_mu; /* one bl_log_cleanup at a time */
 };
 
 /* File s of a rowset: <root>/<tablet id>/<file id>_<s>.blg (in a). */
-char *bl__rowset_path(const bl_log *L, uint64_t tablet_id, uint64_t file_id, uint32_t s,
-                      arena *a);
+char *bl__rowset_path(const bl_log *L, uint64_t tablet_id, uint64_t file_id, uint32_t s, arena *a);
 /* Directory of a tablet (in a). */
 char *bl__tablet_dir(const bl_log *L, uint64_t tablet_id, arena *a);
 

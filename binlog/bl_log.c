@@ -18,10 +18,10 @@
 #include "common/log.h"
 #include "common/mem.h"
 
-#define IMAGE_MAGIC  0x4D494C42u /* "BLIM" */
-#define IMAGE_FORMAT 1
+#define IMAGE_MAGIC        0x4D494C42u /* "BLIM" */
+#define IMAGE_FORMAT       1
 #define ROWSET_IMAGE_BYTES 48
-#define PURGE_ENTRY_BYTES 16
+#define PURGE_ENTRY_BYTES  16
 
 static uint64_t
 get_u64(const uint8_t *p)
@@ -300,8 +300,7 @@ bl_log_new(const char *root, stor_engine *e, cat_editlog *log, db_error *err)
     pthread_mutex_init(&L->cleanup_mu, NULL);
     stor_engine_register_extra(e, BL_EXTRA_ROWSET, on_section, L);
     stor_engine_register_extra(e, BL_EXTRA_PURGE, on_section, L);
-    cat_editlog_register_section(log, BL_IMG_ROWSETS, "binlog rowsets", image_write, image_load,
-                                 L);
+    cat_editlog_register_section(log, BL_IMG_ROWSETS, "binlog rowsets", image_write, image_load, L);
     stor_stage st = {"binlog", bl__stage_run, bl__stage_wants, L, bl__stage_encoded};
     stor_engine_add_stage(e, &st);
     return L;
@@ -562,8 +561,7 @@ bl_log_cleanup(bl_log *L, bl_expire_fn expire, bl_dead_fn dead, void *ctx, size_
                     (void)unlink(bl__rowset_path(L, picks[i].tablet_id, picks[i].file_id, sg, a));
                 }
                 /* A live tablet's directory stays: a writer may be about to fill it. */
-                if (picks[i].dead &&
-                    (i + 1 == n || picks[i + 1].tablet_id != picks[i].tablet_id)) {
+                if (picks[i].dead && (i + 1 == n || picks[i + 1].tablet_id != picks[i].tablet_id)) {
                     (void)rmdir(bl__tablet_dir(L, picks[i].tablet_id, a));
                 }
             }

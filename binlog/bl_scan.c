@@ -27,8 +27,8 @@ struct bl_scan {
 };
 
 bl_scan *
-bl_scan_open(bl_log *L, const stor_schema *sc, uint64_t tablet_id, uint64_t tso_lo,
-             uint64_t tso_hi, db_error *err)
+bl_scan_open(bl_log *L, const stor_schema *sc, uint64_t tablet_id, uint64_t tso_lo, uint64_t tso_hi,
+             db_error *err)
 {
     (void)err;
     bl_scan *s = mem_calloc(1, sizeof *s);
@@ -156,8 +156,7 @@ bl_scan_next(bl_scan *s, arena *a, uint32_t max_rows, bl_batch *out, bool *eof, 
     stor_vec opv;
     if (s->op_col < 0) {
         opv.i64 = arena_calloc(a, (size_t)n + 1, sizeof *opv.i64); /* all BL_OP_INSERT */
-    } else if (stor_segment_read_rows(s->r, (uint32_t)s->op_col, from, to, a, &opv, err) !=
-               DB_OK) {
+    } else if (stor_segment_read_rows(s->r, (uint32_t)s->op_col, from, to, a, &opv, err) != DB_OK) {
         return DB_ERR;
     }
     out->n = n;

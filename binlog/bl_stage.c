@@ -73,8 +73,7 @@ bl__stage_run(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
             src[r] = old != NULL && b->has_old != NULL && b->has_old[r] ? old : NULL;
             rows[r] = r;
         }
-        stor_vec_select(b->a, stor_vec_kind_of(&sc->cols[c].type), n, src, rows,
-                        &b->extra_cols[k]);
+        stor_vec_select(b->a, stor_vec_kind_of(&sc->cols[c].type), n, src, rows, &b->extra_cols[k]);
         k++;
     }
     return DB_OK;

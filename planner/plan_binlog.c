@@ -70,6 +70,31 @@ plan_stmt_scan_params(plan_parse *pp, const plan_token *at_fn)
     take_params(pp, t);
 }
 
+void
+plan_stmt_sel_part(plan_parse *pp, const plan_token *p)
+{
+    if (pp->nsel_parts == pp->cap_sel_parts) {
+        uint32_t cap = pp->cap_sel_parts ? pp->cap_sel_parts * 2 : 8;
+        const char **v = arena_alloc(pp->a, cap * sizeof *v);
+        if (pp->nsel_parts) {
+            memcpy(v, pp->sel_parts, pp->nsel_parts * sizeof *v);
+        }
+        pp->sel_parts = v;
+        pp->cap_sel_parts = cap;
+    }
+    pp->sel_parts[pp->nsel_parts++] = plan__ident_decode(pp->a, p);
+}
+
+void
+plan_stmt_table_parts(plan_parse *pp)
+{
+    plan_table_ref *t = &pp->stmt->tables[pp->stmt->ntables - 1];
+    t->parts = pp->sel_parts;
+    t->nparts = pp->nsel_parts;
+    pp->sel_parts = NULL;
+    pp->nsel_parts = pp->cap_sel_parts = 0;
+}
+
 /* ---- the operator ---- */
 
 typedef struct op_binlog {
@@ -321,8 +346,8 @@ binlog_next(plan_op *op, plan_batch **out, db_error *err)
                 return DB_OK;
             }
             uint64_t lo = b->tlo ? b->tlo[b->cur] : b->lo, hi = b->thi ? b->thi[b->cur] : b->hi;
-            b->fold = bl_fold_open(op->cx->s->srv->binlog, &b->tbl->sc, b->tablets[b->cur], lo,
-                                   hi, b->mode, b->history, err);
+            b->fold = bl_fold_open(op->cx->s->srv->binlog, &b->tbl->sc, b->tablets[b->cur], lo, hi,
+                                   b->mode, b->history, err);
             if (b->fold == NULL) {
                 return DB_ERR;
             }
@@ -485,9 +510,9 @@ incr_time(plan_ectx *cx, const char *text, uint64_t *ms, db_error *err)
     int64_t us;
     bool has_time;
     if (!plan__parse_datetime(text, strlen(text), &us, &has_time)) {
-        return db_error_set(err, ER_DORIS,
-                            arena_sprintf(cx->a, "Invalid TIMESTAMP format in incr clause: %s",
-                                          text));
+        return db_error_set(
+                err, ER_DORIS,
+                arena_sprintf(cx->a, "Invalid TIMESTAMP format in incr clause: %s", text));
     }
     int64_t utc_us = us - (cx->now_us - cx->now_utc_us); /* session zone -> UTC */
     *ms = utc_us > 0 ? (uint64_t)utc_us / 1000 : 0;
@@ -519,8 +544,8 @@ table_binlog(plan_ectx *cx, const char *db, const char *name, cat_binlog_cfg *cf
 }
 
 int
-plan__binlog_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *out,
-                     plan_op **opp, db_error *err)
+plan__binlog_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *out, plan_op **opp,
+                     db_error *err)
 {
     memset(out, 0, sizeof *out);
     *opp = NULL;
@@ -538,8 +563,7 @@ plan__binlog_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
             if (strcasecmp(k, "table") != 0 && strcasecmp(k, "db") != 0 &&
                 strcasecmp(k, "partition") != 0 && strcasecmp(k, "tablet") != 0) {
                 return db_error_set(err, ER_DORIS,
-                                    arena_sprintf(cx->a, "Unsupported parameter in binlog: %s",
-                                                  k));
+                                    arena_sprintf(cx->a, "Unsupported parameter in binlog: %s", k));
             }
         }
         name = param(ref, "table");
@@ -599,9 +623,9 @@ plan__binlog_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     cat_binlog_cfg cfg;
     if (!table_binlog(cx, tb->db, tb->name, &cfg) || !cat_binlog_is_row(&cfg)) {
         if (is_tvf) {
-            return db_error_set(err, ER_DORIS,
-                                arena_sprintf(cx->a, "binlog<row> is not enabled for table=%s",
-                                              tb->name));
+            return db_error_set(
+                    err, ER_DORIS,
+                    arena_sprintf(cx->a, "binlog<row> is not enabled for table=%s", tb->name));
         }
         return db_error_set(err, ER_DORIS, "INCR query requires ROW binlog enabled on base table.");
     }
@@ -694,8 +718,12 @@ plan__binlog_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     }
     op_binlog *b = arena_calloc(cx->a, 1, sizeof *b);
     b->tablets = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *b->tablets);
+    bool *on = NULL; /* t@incr(...) PARTITION (p, ...) */
+    if (plan__part_flags(cx, tb, ref->parts, ref->nparts, &on, err) != DB_OK) {
+        return DB_ERR;
+    }
     for (uint32_t p = 0; p < tb->nparts; p++) {
-        if (parts && !list_has(parts, tb->parts[p].name)) {
+        if ((parts && !list_has(parts, tb->parts[p].name)) || (on && !on[p])) {
             continue;
         }
         for (uint32_t k = 0; k < tb->parts[p].buckets; k++) {

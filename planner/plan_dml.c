@@ -1151,22 +1151,29 @@ target_db(plan_ectx *cx, const plan_table_ref *ref, uint32_t priv, const char **
 static int
 named_partitions(plan_ectx *cx, const plan_stmt *st, const plan_tbl *t, bool **out, db_error *err)
 {
+    return plan__part_flags(cx, t, st->dml_parts, st->ndml_parts, out, err);
+}
+
+int
+plan__part_flags(plan_ectx *cx, const plan_tbl *t, const char *const *names, uint32_t n, bool **out,
+                 db_error *err)
+{
     *out = NULL;
-    if (st->ndml_parts == 0) {
+    if (n == 0) {
         return DB_OK;
     }
     bool *ok = arena_calloc(cx->a, t->nparts ? t->nparts : 1, sizeof *ok);
-    for (uint32_t i = 0; i < st->ndml_parts; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         bool found = false;
         for (uint32_t p = 0; p < t->nparts; p++) {
-            if (strcmp(t->parts[p].name, st->dml_parts[i]) == 0) {
+            if (strcmp(t->parts[p].name, names[i]) == 0) {
                 ok[p] = found = true;
             }
         }
         if (!found) {
             return db_error_set(err, ER_DORIS,
                                 arena_sprintf(cx->a, "Unknown partition '%s' in table '%s'",
-                                              st->dml_parts[i], t->name));
+                                              names[i], t->name));
         }
     }
     *out = ok;

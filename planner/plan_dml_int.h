@@ -96,8 +96,12 @@ void plan__tscan_need(plan_op *op, const bool *need);
  * pruned so far), deletes not subtracted; also recorded as the operator's EXPLAIN estimate.
  * plan__tscan_prune updates it. */
 double plan__tscan_est(plan_op *op);
-/* Restrict a table scan to the partitions flagged in ok (DELETE ... PARTITION (p)); NULL = no
- * restriction. Call after plan__tscan_prune, before the operator opens. */
+/* The partitions of t named by names[0..n) as flags (t->nparts; *out NULL when n is 0).
+ * ER_DORIS "Unknown partition 'p' in table 't'". */
+int plan__part_flags(plan_ectx *cx, const plan_tbl *t, const char *const *names, uint32_t n,
+                     bool **out, db_error *err);
+/* Restrict a table scan to the partitions flagged in ok (SELECT / DELETE ... PARTITION (p));
+ * NULL = no restriction. Before or after plan__tscan_prune, before the operator opens. */
 void plan__tscan_only_partitions(plan_op *op, const bool *ok);
 /* v in column c's storage form (no error: false when it does not convert). */
 bool plan__scell_of(plan_ectx *cx, const plan_tcol *c, const plan_value *v, plan_scell *out);

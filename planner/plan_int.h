@@ -216,6 +216,8 @@ typedef struct plan_table_ref {
     const char *scan_fn;
     const char **pkeys, **pvals;
     uint32_t nparams;
+    const char **parts; /* t PARTITION (p1, p2): the partitions read; NULL = all */
+    uint32_t nparts;
 } plan_table_ref;
 
 typedef enum plan_join_type {
@@ -403,6 +405,8 @@ typedef struct plan_parse {
     /* "k" = "v" parameters of a table function / scan being parsed (plan_binlog.c) */
     const char **tvf_keys, **tvf_vals;
     uint32_t ntvf, cap_tvf;
+    const char **sel_parts; /* PARTITION (p, ...) of a FROM item being parsed */
+    uint32_t nsel_parts, cap_sel_parts;
 } plan_parse;
 
 /* Parse one statement of sql[0..len) into *stmt (allocated in a). ER_PARSE_ERROR,
@@ -561,6 +565,9 @@ void plan_stmt_as_of(plan_parse *pp, const plan_ast *x);
 void plan_stmt_tvf_arg(plan_parse *pp, const plan_token *k, const plan_token *v);
 void plan_stmt_tvf(plan_parse *pp, const plan_token *fn, const plan_token *alias);
 void plan_stmt_scan_params(plan_parse *pp, const plan_token *at_fn);
+/* FROM t PARTITION (p, ...): one name; then the list goes to the table reference just added. */
+void plan_stmt_sel_part(plan_parse *pp, const plan_token *p);
+void plan_stmt_table_parts(plan_parse *pp);
 void plan_stmt_using(plan_parse *pp, const plan_token *var);
 
 /* DCL statements (PS_DCL), built by the plan_dcl_* grammar actions (plan_dcl.c). */

@@ -940,8 +940,11 @@ plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual)
         put_key(&tb->cols[c], &p.lo[c], &r->lo);
         put_key(&tb->cols[c], &p.hi[c], &r->hi);
     }
-    /* Partitions outside the partition column's range are skipped. */
-    t->part_skip = arena_calloc(cx->a, tb->nparts ? tb->nparts : 1, sizeof(bool));
+    /* Partitions outside the partition column's range are skipped (on top of a PARTITION
+     * clause's restriction, plan__tscan_only_partitions). */
+    if (t->part_skip == NULL) {
+        t->part_skip = arena_calloc(cx->a, tb->nparts ? tb->nparts : 1, sizeof(bool));
+    }
     int pc = tb->part_col;
     if (pc >= 0 && (p.has_lo[pc] || p.has_hi[pc])) {
         const plan_tcol *tc = &tb->cols[pc];
@@ -966,7 +969,7 @@ plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual)
                            (!p.has_hi[pc] || plan__scell_cmp(tc, v, &p.hi[pc]) <= 0);
                 }
             }
-            t->part_skip[i] = !keep;
+            t->part_skip[i] = t->part_skip[i] || !keep;
         }
     }
     /* Equality on every HASH column names the one bucket that can hold the rows. */

@@ -280,6 +280,10 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
 {
     *op = NULL;
     const plan_cte *cte = ref->sub || ref->db ? NULL : find_cte(st, ref->name);
+    if ((ref->sub || cte) && ref->nparts > 0) {
+        return db_error_set(err, ER_DORIS,
+                            arena_sprintf(cx->a, "Table %s has no partitions", ref->name));
+    }
     if (ref->sub || cte) {
         const char *alias = ref->alias ? ref->alias : ref->name;
         if (resolve_derived(cx, ref->sub ? ref->sub : cte->st, alias, ft, op, err) != DB_OK) {
@@ -300,6 +304,10 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
     }
     const char *vsql;
     if (strcasecmp(db, "information_schema") != 0 && plan__view_sql(cx, db, ref->name, &vsql)) {
+        if (ref->nparts > 0) {
+            return db_error_set(err, ER_DORIS,
+                                arena_sprintf(cx->a, "Table %s has no partitions", ref->name));
+        }
         return resolve_view(cx, ref, db, vsql, ft, op, err);
     }
     memset(ft, 0, sizeof *ft);
@@ -386,8 +394,19 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
             ft->binds[i].used = &need[i];
         }
         plan__tscan_need(*op, need);
+        if (ref->nparts > 0) { /* FROM t PARTITION (p, ...) */
+            bool *ok;
+            if (plan__part_flags(cx, ft->tbl, ref->parts, ref->nparts, &ok, err) != DB_OK) {
+                return DB_ERR;
+            }
+            plan__tscan_only_partitions(*op, ok);
+        }
         ft->est = plan__tscan_est(*op);
         return DB_OK;
+    }
+    if (ref->nparts > 0) {
+        return db_error_set(err, ER_DORIS,
+                            arena_sprintf(cx->a, "Table %s has no partitions", ref->name));
     }
     plan_value *rows;
     size_t nrows;

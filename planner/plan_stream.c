@@ -302,8 +302,7 @@ exec_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, db_error *err)
             } else if (strcasecmp(v, "false") == 0) {
                 initial = false;
             } else {
-                return db_error_set(err, ER_DORIS,
-                                    "show_initial_rows must be `true` or `false`");
+                return db_error_set(err, ER_DORIS, "show_initial_rows must be `true` or `false`");
             }
         } else {
             return doris(cx, err, "Unknown properties: {%s=%s}", k, v);
@@ -380,8 +379,8 @@ exec_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, db_error *err)
         }
     }
     bool created;
-    return cat_meta_create_stream(m, db, d->name, d->req.comment, &def, d->if_not_exists,
-                                  &created, err);
+    return cat_meta_create_stream(m, db, d->name, d->req.comment, &def, d->if_not_exists, &created,
+                                  err);
 }
 
 static int
@@ -524,8 +523,7 @@ show_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *si
 /* SHOW STREAM STATUS s (beyond Doris): per base partition the offset, the last commit and the
  * raw change records between them, from binlog metadata alone (no change is read). */
 static int
-show_status(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *sink,
-            db_error *err)
+show_status(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *sink, db_error *err)
 {
     const char *db = d->db ? d->db : cx->s->db;
     if (db == NULL) {
@@ -560,16 +558,15 @@ show_status(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *si
         bool has = r.prev_kind[p] != STRM_PREV_NONE;
         uint64_t from = has ? r.prev_tso[p] + 1 : 0, pending = 0;
         for (uint32_t b = 0; r.next_tso[p] != 0 && b < tb->parts[p].buckets; b++) {
-            pending += bl_log_count(cx->s->srv->binlog, stor_tablet_id_of(r.part_ids[p], b),
-                                    from, r.next_tso[p]);
+            pending += bl_log_count(cx->s->srv->binlog, stor_tablet_id_of(r.part_ids[p], b), from,
+                                    r.next_tso[p]);
         }
         uint64_t lag = 0;
         if (has && r.next_tso[p] > r.prev_tso[p]) {
             lag = cat_tso_physical(r.next_tso[p]) - cat_tso_physical(r.prev_tso[p]);
         }
         const char *row[5] = {
-                tb->parts[p].name,
-                has ? arena_sprintf(cx->a, "%" PRIu64, r.prev_tso[p]) : "N/A",
+                tb->parts[p].name, has ? arena_sprintf(cx->a, "%" PRIu64, r.prev_tso[p]) : "N/A",
                 r.next_tso[p] ? arena_sprintf(cx->a, "%" PRIu64, r.next_tso[p]) : "N/A",
                 arena_sprintf(cx->a, "%" PRIu64, pending),
                 has || r.next_tso[p] == 0 ? arena_sprintf(cx->a, "%" PRIu64, lag) : "N/A"};
@@ -582,8 +579,8 @@ show_status(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *si
 }
 
 int
-plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
-                      plan_outcome *out, db_error *err)
+plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
+                      db_error *err)
 {
     plan_ddl *d = st->ddl;
     if (d->kind == PD_SHOW_STREAMS || d->kind == PD_SHOW_CREATE_STREAM ||
@@ -591,7 +588,7 @@ plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
         if (cx->s->srv->meta == NULL) {
             return db_error_set(err, ER_NOT_SUPPORTED_YET, "streams without a catalog");
         }
-        int rc = d->kind == PD_SHOW_STREAMS        ? show_streams(cx, st, sink, err)
+        int rc = d->kind == PD_SHOW_STREAMS         ? show_streams(cx, st, sink, err)
                  : d->kind == PD_SHOW_CREATE_STREAM ? show_create(cx, st, d, sink, err)
                                                     : show_status(cx, st, d, sink, err);
         out->is_result_set = rc == DB_OK;
@@ -742,8 +739,8 @@ concat_new(plan_ectx *cx, const plan_tbl *tb, plan_op **kids, uint32_t n)
 }
 
 int
-plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *out,
-                     plan_op **opp, db_error *err)
+plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *out, plan_op **opp,
+                     db_error *err)
 {
     memset(out, 0, sizeof *out);
     *opp = NULL;
@@ -780,25 +777,35 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     if (cx->describe) {
         return DB_OK;
     }
+    /* This reference's partitions (PARTITION (...), else all); the statement advances the
+     * union of what its references read, each from the one window. */
+    bool *on;
+    if (plan__part_flags(cx, tb, ref->parts, ref->nparts, &on, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (on == NULL) {
+        on = arena_alloc(cx->a, tb->nparts + 1);
+        memset(on, 1, tb->nparts + 1);
+    }
     plan_sread *r = sread_get(cx, si.id, kind);
     sread_fill(cx, r, &si, tb);
     for (uint32_t p = 0; p < tb->nparts; p++) {
-        r->part_on[p] = true; /* PARTITION (...) on streams: not yet (every partition) */
+        r->part_on[p] = r->part_on[p] || on[p];
     }
     if (kind == 2) { /* @reset(): the current image */
-        *opp = part_scan(cx, tb, stor_engine_visible_tso(cx->s->srv->engine), r->part_on, false);
+        *opp = part_scan(cx, tb, stor_engine_visible_tso(cx->s->srv->engine), on, false);
         return DB_OK;
     }
     if (kind == 1) { /* @snapshot(): each partition as of its offset */
         plan_op **kids = arena_calloc(cx->a, tb->nparts + 1, sizeof *kids);
         uint32_t nk = 0;
         for (uint32_t p = 0; p < tb->nparts; p++) {
-            if (r->prev_kind[p] == STRM_PREV_NONE || r->prev_tso[p] == 0) {
-                continue; /* no offset: nothing as of it */
+            if (!on[p] || r->prev_kind[p] == STRM_PREV_NONE || r->prev_tso[p] == 0) {
+                continue; /* not asked for, or no offset: nothing as of it */
             }
-            bool *on = arena_calloc(cx->a, tb->nparts + 1, sizeof *on);
-            on[p] = true;
-            kids[nk++] = part_scan(cx, tb, r->prev_tso[p], on, false);
+            bool *one = arena_calloc(cx->a, tb->nparts + 1, sizeof *one);
+            one[p] = true;
+            kids[nk++] = part_scan(cx, tb, r->prev_tso[p], one, false);
         }
         *opp = concat_new(cx, tb, kids, nk);
         return DB_OK;
@@ -836,8 +843,8 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     bool *hon = arena_calloc(cx->a, tb->nparts + 1, sizeof *hon);
     uint32_t n = 0, nh = 0;
     for (uint32_t p = 0; p < tb->nparts; p++) {
-        if (!r->part_on[p] || r->next_tso[p] == 0) {
-            continue; /* never written: nothing to read */
+        if (!on[p] || r->next_tso[p] == 0) {
+            continue; /* not asked for, or never written: nothing to read */
         }
         if (r->prev_kind[p] == STRM_PREV_NONE) {
             hon[p] = true;
@@ -862,9 +869,9 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
             hi[n++] = r->next_tso[p];
         }
     }
-    plan_op *hist = nh > 0 ? part_scan(cx, tb, stor_engine_visible_tso(cx->s->srv->engine), hon,
-                                       true)
-                           : NULL;
+    plan_op *hist =
+            nh > 0 ? part_scan(cx, tb, stor_engine_visible_tso(cx->s->srv->engine), hon, true)
+                   : NULL;
     *opp = plan__op_stream_read(cx, tb, (uint8_t)mode, history, tablets, lo, hi, n, hist, hparts,
                                 hseq, nh, out->vk, out->xt);
     return DB_OK;
@@ -940,8 +947,8 @@ ttl_expired(plan_server *srv, const cat_table *st, const cat_table *base, uint64
                 have = true;
             }
         }
-        if (have && offset_expired(srv->engine, base->parts[p].id,
-                                   (uint32_t)base->parts[p].buckets, tso, horizon)) {
+        if (have && offset_expired(srv->engine, base->parts[p].id, (uint32_t)base->parts[p].buckets,
+                                   tso, horizon)) {
             return true; /* changes after the offset are already gone */
         }
     }

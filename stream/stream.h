@@ -18,7 +18,7 @@
 #include "common/db_error.h"
 #include "storage/storage.h"
 
-enum { STRM_EXTRA_ADVANCE = CAT_REC_STREAM_FIRST + 0 }; /* storage commit section kind */
+enum { STRM_EXTRA_ADVANCE = CAT_REC_STREAM_FIRST + 0 };  /* storage commit section kind */
 enum { STRM_IMG_OFFSETS = CAT_IMG_STORAGE_FIRST + 200 }; /* image section: every advanced offset */
 
 typedef struct strm_state strm_state;

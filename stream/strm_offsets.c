@@ -269,8 +269,8 @@ strm_new(stor_engine *e, cat_editlog *log)
     pthread_rwlock_init(&S->lock, NULL);
     stor_engine_register_extra(e, STRM_EXTRA_ADVANCE, apply, S);
     stor_engine_register_extra_check(e, STRM_EXTRA_ADVANCE, check, S);
-    cat_editlog_register_section(log, STRM_IMG_OFFSETS, "stream offsets", image_write,
-                                 image_load, S);
+    cat_editlog_register_section(log, STRM_IMG_OFFSETS, "stream offsets", image_write, image_load,
+                                 S);
     return S;
 }
 

@@ -49,8 +49,7 @@ read_changes(stu_env *v, const stor_schema *sc, uint64_t lo, uint64_t hi, bl_mod
 {
     db_error e;
     db_error_clear(&e);
-    bl_fold *f = bl_fold_open(v->bl, sc, stor_tablet_id_of(stu_part, 0), lo, hi, mode, history,
-                              &e);
+    bl_fold *f = bl_fold_open(v->bl, sc, stor_tablet_id_of(stu_part, 0), lo, hi, mode, history, &e);
     cr_assert_not_null(f, "%s", e.msg);
     arena *a = arena_new(0);
     chg *out = NULL;
@@ -380,7 +379,7 @@ Test(binlog, min_delta_folds_per_key_whatever_the_batch_size)
     stu_env_open(&v, STU_ENV_TSO | STU_ENV_BINLOG, 0);
     stor_schema sc = bl_mow(true);
     uint64_t t0 = stu_write_range(&v, &sc, 0, 6, 1, 0); /* keys 0..5 exist at the start */
-    put_one(&v, &sc, 0, 2, 0);                         /* 0: updated twice */
+    put_one(&v, &sc, 0, 2, 0);                          /* 0: updated twice */
     put_one(&v, &sc, 0, 3, 0);
     put_one(&v, &sc, 1, 1, 1); /* 1: deleted */
     put_one(&v, &sc, 2, 5, 0); /* 2: updated, then deleted */
