@@ -37,6 +37,16 @@ enum { BL_CH_APPEND = 0, BL_CH_DELETE = 1, BL_CH_UPDATE_BEFORE = 2, BL_CH_UPDATE
 
 typedef struct bl_log bl_log;
 
+/* The TSO at or below which records are expired at wall time now_ms under binlog.ttl_seconds
+ * (a record expires once its commit time is at or before now - ttl; 0 = nothing expired). */
+static inline uint64_t
+bl_ttl_horizon(uint64_t now_ms, int64_t ttl_seconds)
+{
+    uint64_t ttl_ms = ttl_seconds > 0 ? (uint64_t)ttl_seconds * 1000u : 0;
+    return ttl_seconds > 0 && now_ms > ttl_ms ? cat_tso_make(now_ms - ttl_ms, CAT_TSO_LOGICAL_MAX)
+                                              : 0;
+}
+
 /* One binlog rowset: the records one commit made in one tablet. */
 typedef struct bl_rowset {
     uint64_t tablet_id;
@@ -145,6 +155,9 @@ typedef struct bl_changes {
 } bl_changes;
 
 typedef struct bl_fold bl_fold;
+
+/* APPEND_ONLY / DETAIL / MIN_DELTA (any case) as a mode; -1 for anything else. */
+int bl_mode_from_name(const char *name);
 
 /* Change rows of tablet_id in [tso_lo, tso_hi] under mode. history: the table records before
  * images (DETAIL / MIN_DELTA use them; without them an update surfaces as APPEND and a delete

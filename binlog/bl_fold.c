@@ -7,6 +7,7 @@
 
 #define XXH_INLINE_ALL
 #include <string.h>
+#include <strings.h>
 #include <xxhash.h>
 
 #include "common/buf.h"
@@ -44,6 +45,23 @@ struct bl_fold {
     buf keys;
     size_t emit_pos; /* next record to consider */
 };
+
+int
+bl_mode_from_name(const char *name)
+{
+    static const struct {
+        const char *name;
+        bl_mode mode;
+    } modes[] = {{"APPEND_ONLY", BL_MODE_APPEND_ONLY},
+                 {"DETAIL", BL_MODE_DETAIL},
+                 {"MIN_DELTA", BL_MODE_MIN_DELTA}};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        if (strcasecmp(name, modes[i].name) == 0) {
+            return (int)modes[i].mode;
+        }
+    }
+    return -1;
+}
 
 bl_fold *
 bl_fold_open(bl_log *L, const stor_schema *sc, uint64_t tablet_id, uint64_t tso_lo, uint64_t tso_hi,

@@ -23,21 +23,6 @@
 #define ROWSET_IMAGE_BYTES 48
 #define PURGE_ENTRY_BYTES  16
 
-static uint64_t
-get_u64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) {
-        v = v << 8 | p[i];
-    }
-    return v;
-}
-
-static uint32_t
-get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 char *
 bl__tablet_dir(const bl_log *L, uint64_t tablet_id, arena *a)
@@ -151,15 +136,15 @@ on_section(void *ctx, uint16_t kind, uint64_t tso, const void *data, size_t len,
     const uint8_t *p = data;
     if (kind == BL_EXTRA_ROWSET) {
         if (len != BL_ROWSET_SECTION_BYTES || p[0] != 1 || (p[1] & ~1u) != 0 ||
-            get_u32(p + 4) == 0) {
+            buf_get_u32le(p + 4) == 0) {
             return db_error_set(err, ER_STOR_COMMIT_CORRUPT, "binlog rowset section");
         }
         bl_rowset r = {
-                .nseg = get_u32(p + 4),
-                .table_id = (int64_t)get_u64(p + 8),
-                .tablet_id = get_u64(p + 16),
-                .file_id = get_u64(p + 24),
-                .rows = get_u64(p + 32),
+                .nseg = buf_get_u32le(p + 4),
+                .table_id = (int64_t)buf_get_u64le(p + 8),
+                .tablet_id = buf_get_u64le(p + 16),
+                .file_id = buf_get_u64le(p + 24),
+                .rows = buf_get_u64le(p + 32),
                 .tso = tso,
                 .has_before = (p[1] & 1) != 0,
         };
@@ -173,14 +158,14 @@ on_section(void *ctx, uint16_t kind, uint64_t tso, const void *data, size_t len,
     }
     /* BL_EXTRA_PURGE: u32 count, u32 0, count x (u64 tablet id, u64 file id). */
     if (len < 8 || (len - 8) % PURGE_ENTRY_BYTES != 0 ||
-        get_u32(p) != (len - 8) / PURGE_ENTRY_BYTES) {
+        buf_get_u32le(p) != (len - 8) / PURGE_ENTRY_BYTES) {
         return db_error_set(err, ER_STOR_COMMIT_CORRUPT, "binlog purge section");
     }
-    uint32_t n = get_u32(p);
+    uint32_t n = buf_get_u32le(p);
     pthread_rwlock_wrlock(&L->lock);
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *q = p + 8 + (size_t)i * PURGE_ENTRY_BYTES;
-        (void)tablet_remove(L, get_u64(q), get_u64(q + 8));
+        (void)tablet_remove(L, buf_get_u64le(q), buf_get_u64le(q + 8));
     }
     pthread_rwlock_unlock(&L->lock);
     return DB_OK;
@@ -234,13 +219,13 @@ image_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err)
     (void)seq;
     bl_log *L = ctx;
     const uint8_t *p = data;
-    if (len < 28 || get_u32(p) != IMAGE_MAGIC || (p[4] | p[5] << 8) != IMAGE_FORMAT ||
-        crc32c(p, len - 4) != get_u32(p + len - 4)) {
+    if (len < 28 || buf_get_u32le(p) != IMAGE_MAGIC || (p[4] | p[5] << 8) != IMAGE_FORMAT ||
+        crc32c(p, len - 4) != buf_get_u32le(p + len - 4)) {
         return db_error_set(err, ER_STOR_COMMIT_CORRUPT, "binlog image section");
     }
     size_t end = len - 4, off = 8;
-    uint64_t next_lsn = get_u64(p + off);
-    uint64_t ntablets = get_u64(p + off + 8);
+    uint64_t next_lsn = buf_get_u64le(p + off);
+    uint64_t ntablets = buf_get_u64le(p + off + 8);
     off += 16;
     pthread_rwlock_wrlock(&L->lock);
     L->next_lsn = next_lsn;
@@ -250,8 +235,8 @@ image_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err)
             rc = db_error_set(err, ER_STOR_COMMIT_CORRUPT, "binlog image section (truncated)");
             break;
         }
-        uint64_t tablet_id = get_u64(p + off);
-        uint32_t n = get_u32(p + off + 8);
+        uint64_t tablet_id = buf_get_u64le(p + off);
+        uint32_t n = buf_get_u32le(p + off + 8);
         off += 16;
         if ((end - off) / ROWSET_IMAGE_BYTES < n) {
             rc = db_error_set(err, ER_STOR_COMMIT_CORRUPT, "binlog image section (truncated)");
@@ -261,13 +246,13 @@ image_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err)
         for (uint32_t j = 0; j < n; j++, off += ROWSET_IMAGE_BYTES) {
             const uint8_t *q = p + off;
             bl_rowset r = {.tablet_id = tablet_id,
-                           .table_id = (int64_t)get_u64(q),
-                           .file_id = get_u64(q + 8),
-                           .rows = get_u64(q + 16),
-                           .tso = get_u64(q + 24),
-                           .lsn = get_u64(q + 32),
+                           .table_id = (int64_t)buf_get_u64le(q),
+                           .file_id = buf_get_u64le(q + 8),
+                           .rows = buf_get_u64le(q + 16),
+                           .tso = buf_get_u64le(q + 24),
+                           .lsn = buf_get_u64le(q + 32),
                            .has_before = (q[40] & 1) != 0,
-                           .nseg = get_u32(q + 44)};
+                           .nseg = buf_get_u32le(q + 44)};
             if (r.nseg == 0) {
                 rc = db_error_set(err, ER_STOR_COMMIT_CORRUPT, "binlog image section (no files)");
                 break;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * buf: a growable byte buffer on the heap, with little-endian put helpers for wire formats.
+ * buf: a growable byte buffer on the heap, with little-endian put / get helpers for formats.
  * Owned by whoever embeds it; buf_destroy frees the storage. Single-threaded.
  * See common/README.md §Data structures. */
 #ifndef COMMON_BUF_H
@@ -32,5 +32,18 @@ void buf_put_u64le(buf *b, uint64_t v);
 void buf_put_zeros(buf *b, size_t n);
 /* Drop the first n bytes (n <= len), moving the rest to the front. */
 void buf_consume(buf *b, size_t n);
+
+/* Little-endian reads of what the put helpers wrote (p must hold the bytes). */
+static inline uint32_t
+buf_get_u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t
+buf_get_u64le(const uint8_t *p)
+{
+    return (uint64_t)buf_get_u32le(p) | (uint64_t)buf_get_u32le(p + 4) << 32;
+}
 
 #endif /* COMMON_BUF_H */

@@ -519,13 +519,11 @@ incr_time(plan_ectx *cx, const char *text, uint64_t *ms, db_error *err)
     return DB_OK;
 }
 
-/* TSO at or below which tb's records are expired now (binlog.ttl_seconds). */
-static uint64_t
-ttl_horizon(plan_ectx *cx, int64_t ttl_seconds)
+/* TSO at or below which a table's records are expired at statement start. */
+uint64_t
+plan__ttl_horizon(plan_ectx *cx, int64_t ttl_seconds)
 {
-    uint64_t now_ms = cx->now_utc_us > 0 ? (uint64_t)cx->now_utc_us / 1000 : 0;
-    uint64_t ttl_ms = ttl_seconds > 0 ? (uint64_t)ttl_seconds * 1000u : 0;
-    return now_ms > ttl_ms ? cat_tso_make(now_ms - ttl_ms, CAT_TSO_LOGICAL_MAX) : 0;
+    return bl_ttl_horizon(cx->now_utc_us > 0 ? (uint64_t)cx->now_utc_us / 1000 : 0, ttl_seconds);
 }
 
 /* Binlog settings of table db.name (catalog read lock held briefly). */
@@ -586,16 +584,11 @@ plan__binlog_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
             } else if (strcmp(k, "endTimestamp") == 0) {
                 end = ref->pvals[i];
             } else if (strcmp(k, "incrementType") == 0) {
-                const char *v = ref->pvals[i];
-                if (strcasecmp(v, "APPEND_ONLY") == 0) {
-                    mode = BL_MODE_APPEND_ONLY;
-                } else if (strcasecmp(v, "DETAIL") == 0) {
-                    mode = BL_MODE_DETAIL;
-                } else if (strcasecmp(v, "MIN_DELTA") == 0) {
-                    mode = BL_MODE_MIN_DELTA;
-                } else {
+                int m = bl_mode_from_name(ref->pvals[i]);
+                if (m < 0) {
                     return db_error_set(err, ER_DORIS, "Unsupported parameter in incr query");
                 }
+                mode = (bl_mode)m;
             } else {
                 return db_error_set(err, ER_DORIS, "Unsupported parameter in incr query");
             }
@@ -646,7 +639,7 @@ plan__binlog_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
                                 "MIN_DELTA INCR query requires base table to enable "
                                 "binlog.need_historical_value=true");
         }
-        uint64_t horizon = ttl_horizon(cx, cfg.ttl_seconds);
+        uint64_t horizon = plan__ttl_horizon(cx, cfg.ttl_seconds);
         if (start) {
             lo = cat_tso_make(start_ms, 0);
             if (lo <= horizon && mode == BL_MODE_MIN_DELTA) {
@@ -783,7 +776,7 @@ plan__binlog_check_as_of(plan_ectx *cx, const plan_tbl *tb, uint64_t tso, db_err
     }
     /* A MoW snapshot older than the retention window: Doris rebuilds it from before images,
      * which have expired (seed 001 "Effect on reads"). */
-    if (tso <= ttl_horizon(cx, cfg.ttl_seconds)) {
+    if (tso <= plan__ttl_horizon(cx, cfg.ttl_seconds)) {
         return db_error_set(err, ER_DORIS,
                             "Row binlog offset has expired according to binlog.ttl_seconds");
     }

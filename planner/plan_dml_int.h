@@ -140,6 +140,9 @@ plan_op *plan__op_stream_read(plan_ectx *cx, const plan_tbl *tb, uint8_t mode, b
                               uint32_t n, plan_op *hist, const int64_t *hist_parts,
                               const uint64_t *hist_seq, uint32_t nhist, const plan_vkind *vk,
                               const plan_xtype *xt);
+/* The TSO at or below which records of a table with binlog.ttl_seconds are expired at the
+ * statement's start (plan_binlog.c). */
+uint64_t plan__ttl_horizon(plan_ectx *cx, int64_t ttl_seconds);
 /* FOR VERSION / TIME AS OF tso on a MoW table with Row Binlog: E32 when tso is past the
  * table's binlog.ttl_seconds. */
 int plan__binlog_check_as_of(plan_ectx *cx, const plan_tbl *tb, uint64_t tso, db_error *err);

@@ -287,15 +287,13 @@ exec_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, db_error *err)
     for (size_t i = 0; i < d->nprops; i++) {
         const char *k = d->props[i].key, *v = d->props[i].value;
         if (strcasecmp(k, "type") == 0) {
-            if (strcasecmp(v, "append_only") == 0) {
-                type = CAT_STREAM_APPEND_ONLY;
-            } else if (strcasecmp(v, "min_delta") == 0) {
-                type = CAT_STREAM_MIN_DELTA;
-            } else if (strcasecmp(v, "detail") == 0) {
-                type = CAT_STREAM_DETAIL;
-            } else {
+            int m = bl_mode_from_name(v);
+            if (m < 0) {
                 return doris(cx, err, "not supported type: %s", v);
             }
+            type = m == BL_MODE_APPEND_ONLY ? CAT_STREAM_APPEND_ONLY
+                   : m == BL_MODE_DETAIL    ? CAT_STREAM_DETAIL
+                                            : CAT_STREAM_MIN_DELTA;
         } else if (strcasecmp(k, "show_initial_rows") == 0) {
             if (strcasecmp(v, "true") == 0) {
                 initial = true;
@@ -482,20 +480,43 @@ put_quoted(buf *b, const char *s)
     buf_put_u8(b, '\'');
 }
 
+/* The stream d names (its database defaulting to the session's) into *si: ER_NO_DB_ERROR,
+ * ER_NO_SUCH_TABLE when nothing has that name; another object is "'<name>' is not a STREAM,
+ * use SHOW CREATE TABLE instead" with hint, else "<db>.<name> is not STREAM". */
 static int
-show_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *sink, db_error *err)
+stream_of(plan_ectx *cx, const plan_ddl *d, bool hint, stream_info *si, db_error *err)
 {
     const char *db = d->db ? d->db : cx->s->db;
     if (db == NULL) {
         return db_error_set(err, ER_NO_DB_ERROR);
     }
-    stream_info si;
-    int k = stream_find(cx, db, d->name, &si);
+    int k = stream_find(cx, db, d->name, si);
     if (k < 0) {
         return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
     }
     if (k == 0) {
-        return doris(cx, err, "'%s' is not a STREAM, use SHOW CREATE TABLE instead", d->name);
+        return hint ? doris(cx, err, "'%s' is not a STREAM, use SHOW CREATE TABLE instead", d->name)
+                    : doris(cx, err, "%s.%s is not STREAM", db, d->name);
+    }
+    return DB_OK;
+}
+
+/* Send rs as a SHOW result that takes no LIKE / WHERE. */
+static int
+send_rows(plan_ectx *cx, plan_rowset *rs, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    plan_stmt plain = *st;
+    plain.like = NULL;
+    plain.where = NULL;
+    return plan__rs_send(cx, rs, &plain, 0, sink, err);
+}
+
+static int
+show_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *sink, db_error *err)
+{
+    stream_info si;
+    if (stream_of(cx, d, true, &si, err) != DB_OK) {
+        return DB_ERR;
     }
     buf b;
     buf_init(&b);
@@ -514,10 +535,7 @@ show_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *si
     const char *row[2] = {si.name, arena_strndup(cx->a, (const char *)b.data, b.len)};
     buf_destroy(&b);
     plan__rs_add(cx->a, &rs, row);
-    plan_stmt plain = *st;
-    plain.like = NULL;
-    plain.where = NULL;
-    return plan__rs_send(cx, &rs, &plain, 0, sink, err);
+    return send_rows(cx, &rs, st, sink, err);
 }
 
 /* SHOW STREAM STATUS s (beyond Doris): per base partition the offset, the last commit and the
@@ -525,17 +543,9 @@ show_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *si
 static int
 show_status(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *sink, db_error *err)
 {
-    const char *db = d->db ? d->db : cx->s->db;
-    if (db == NULL) {
-        return db_error_set(err, ER_NO_DB_ERROR);
-    }
     stream_info si;
-    int k = stream_find(cx, db, d->name, &si);
-    if (k < 0) {
-        return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
-    }
-    if (k == 0) {
-        return doris(cx, err, "%s.%s is not STREAM", db, d->name);
+    if (stream_of(cx, d, false, &si, err) != DB_OK) {
+        return DB_ERR;
     }
     if (plan__check_priv(cx, CAT_PRIV_SELECT, si.db, si.name, err) != DB_OK) {
         return DB_ERR;
@@ -572,10 +582,7 @@ show_status(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *si
                 has || r.next_tso[p] == 0 ? arena_sprintf(cx->a, "%" PRIu64, lag) : "N/A"};
         plan__rs_add(cx->a, &rs, row);
     }
-    plan_stmt plain = *st;
-    plain.like = NULL;
-    plain.where = NULL;
-    return plan__rs_send(cx, &rs, &plain, 0, sink, err);
+    return send_rows(cx, &rs, st, sink, err);
 }
 
 int
@@ -828,9 +835,7 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     if (!tb->sc.mow) {
         mode = BL_MODE_APPEND_ONLY; /* Duplicate Key: inserts only */
     }
-    uint64_t now_ms = (uint64_t)cx->now_utc_us / 1000;
-    uint64_t ttl_ms = cfg.ttl_seconds > 0 ? (uint64_t)cfg.ttl_seconds * 1000u : 0;
-    uint64_t horizon = now_ms > ttl_ms ? cat_tso_make(now_ms - ttl_ms, CAT_TSO_LOGICAL_MAX) : 0;
+    uint64_t horizon = plan__ttl_horizon(cx, cfg.ttl_seconds);
     uint32_t total = 0;
     for (uint32_t p = 0; p < tb->nparts; p++) {
         total += tb->parts[p].buckets;
@@ -935,8 +940,7 @@ ttl_expired(plan_server *srv, const cat_table *st, const cat_table *base, uint64
     if (def->type != CAT_STREAM_MIN_DELTA || !base->mow || base->binlog.ttl_seconds <= 0) {
         return false;
     }
-    uint64_t ttl_ms = (uint64_t)base->binlog.ttl_seconds * 1000u;
-    uint64_t horizon = now_ms > ttl_ms ? cat_tso_make(now_ms - ttl_ms, CAT_TSO_LOGICAL_MAX) : 0;
+    uint64_t horizon = bl_ttl_horizon(now_ms, base->binlog.ttl_seconds);
     for (size_t p = 0; p < base->nparts; p++) {
         uint64_t tso = 0;
         int64_t last = 0;

@@ -462,10 +462,7 @@ bl_gc_expire(void *ctx, int64_t table_id)
             if (t->id != table_id || t->disable_auto_compaction) {
                 continue;
             }
-            uint64_t ttl_ms = (uint64_t)t->binlog.ttl_seconds * 1000u;
-            if (t->binlog.ttl_seconds > 0 && g->now_ms > ttl_ms) {
-                horizon = cat_tso_make(g->now_ms - ttl_ms, CAT_TSO_LOGICAL_MAX);
-            }
+            horizon = bl_ttl_horizon(g->now_ms, t->binlog.ttl_seconds);
         }
     }
     cat_meta_read_end(g->s->meta);

@@ -32,21 +32,6 @@ struct strm_state {
     size_t n, cap;
 };
 
-static uint64_t
-get_u64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) {
-        v = v << 8 | p[i];
-    }
-    return v;
-}
-
-static uint32_t
-get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 static size_t
 ent_pos(const strm_state *S, int64_t stream_id, int64_t part_id)
@@ -144,8 +129,8 @@ decode(const uint8_t *p, size_t len, dec_adv *d)
     }
     d->stream = (const char *)p + off;
     off += d->sl;
-    d->now_ms = (int64_t)get_u64(p + off);
-    d->n = get_u32(p + off + 8);
+    d->now_ms = (int64_t)buf_get_u64le(p + off);
+    d->n = buf_get_u32le(p + off + 8);
     off += 12;
     if ((len - off) / ENTRY_BYTES != d->n || (len - off) % ENTRY_BYTES != 0) {
         return false;
@@ -169,9 +154,9 @@ check(void *ctx, uint16_t kind, const void *data, size_t len, db_error *err)
     pthread_rwlock_rdlock(&S->lock);
     for (uint32_t i = 0; i < d.n && rc == DB_OK; i++) {
         const uint8_t *q = d.ents + (size_t)i * ENTRY_BYTES;
-        int64_t sid = (int64_t)get_u64(q), pid = (int64_t)get_u64(q + 8);
+        int64_t sid = (int64_t)buf_get_u64le(q), pid = (int64_t)buf_get_u64le(q + 8);
         uint8_t pk = q[16];
-        uint64_t prev = get_u64(q + 17), next = get_u64(q + 25);
+        uint64_t prev = buf_get_u64le(q + 17), next = buf_get_u64le(q + 25);
         const off_ent *e = ent_find(S, sid, pid);
         bool same = pk == STRM_PREV_ADVANCED ? e != NULL && e->tso == prev : e == NULL;
         if (!same) {
@@ -202,7 +187,8 @@ apply(void *ctx, uint16_t kind, uint64_t tso, const void *data, size_t len, bool
     pthread_rwlock_wrlock(&S->lock);
     for (uint32_t i = 0; i < d.n; i++) {
         const uint8_t *q = d.ents + (size_t)i * ENTRY_BYTES;
-        ent_put(S, (int64_t)get_u64(q), (int64_t)get_u64(q + 8), get_u64(q + 25), d.now_ms);
+        ent_put(S, (int64_t)buf_get_u64le(q), (int64_t)buf_get_u64le(q + 8), buf_get_u64le(q + 25),
+                d.now_ms);
     }
     pthread_rwlock_unlock(&S->lock);
     return DB_OK;
@@ -243,17 +229,17 @@ image_load(void *ctx, uint64_t seq, const void *data, size_t len, db_error *err)
     (void)seq;
     strm_state *S = ctx;
     const uint8_t *p = data;
-    if (len < 20 || get_u32(p) != IMAGE_MAGIC || (p[4] | p[5] << 8) != IMAGE_FORMAT ||
-        crc32c(p, len - 4) != get_u32(p + len - 4) ||
-        (len - 20) / IMG_ENTRY_BYTES != get_u64(p + 8) || (len - 20) % IMG_ENTRY_BYTES != 0) {
+    if (len < 20 || buf_get_u32le(p) != IMAGE_MAGIC || (p[4] | p[5] << 8) != IMAGE_FORMAT ||
+        crc32c(p, len - 4) != buf_get_u32le(p + len - 4) ||
+        (len - 20) / IMG_ENTRY_BYTES != buf_get_u64le(p + 8) || (len - 20) % IMG_ENTRY_BYTES != 0) {
         return db_error_set(err, ER_STOR_COMMIT_CORRUPT, "stream offsets image section");
     }
-    uint64_t n = get_u64(p + 8);
+    uint64_t n = buf_get_u64le(p + 8);
     pthread_rwlock_wrlock(&S->lock);
     for (uint64_t i = 0; i < n; i++) {
         const uint8_t *q = p + 16 + i * IMG_ENTRY_BYTES;
-        ent_put(S, (int64_t)get_u64(q), (int64_t)get_u64(q + 8), get_u64(q + 16),
-                (int64_t)get_u64(q + 24));
+        ent_put(S, (int64_t)buf_get_u64le(q), (int64_t)buf_get_u64le(q + 8), buf_get_u64le(q + 16),
+                (int64_t)buf_get_u64le(q + 24));
     }
     pthread_rwlock_unlock(&S->lock);
     return DB_OK;
