@@ -23,7 +23,8 @@ static const char **db_names(cat_meta *m, arena *a, size_t *n);
 static int table_of(plan_ectx *cx, const plan_ddl *d, const char **dbname, const cat_catalog **c,
                     const cat_table **t, db_error *err);
 static int show_create_db(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err);
-static void table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, plan_rowset *rs);
+static void table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, bool is_stream,
+                       plan_rowset *rs);
 static void internal_type(const cat_column *c, char *out, size_t cap);
 static int show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
                              db_error *err);
@@ -275,7 +276,7 @@ internal_type(const cat_column *c, char *out, size_t cap)
 
 /* The rows of DESC / SHOW COLUMNS / SHOW PARTITIONS of t into rs (strings copied into cx->a). */
 static void
-table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, plan_rowset *rs)
+table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, bool is_stream, plan_rowset *rs)
 {
     const plan_ddl *d = st->ddl;
     arena *a = cx->a;
@@ -297,9 +298,11 @@ table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, plan_rowset *
     }
     int hidden_idx = plan__sysvar_find("show_hidden_columns");
     bool show_hidden = hidden_idx >= 0 && cx->s->vars[hidden_idx].i != 0;
-    size_t n = cat_show_columns(t, show_hidden, NULL, 0);
+    /* A stream shows its base table's visible columns, then (hidden ones shown) its virtual
+     * columns in decision R8's order. */
+    size_t n = cat_show_columns(t, show_hidden && !is_stream, NULL, 0);
     cat_desc_row *rows = arena_calloc(a, n ? n : 1, sizeof *rows);
-    cat_show_columns(t, show_hidden, rows, n);
+    cat_show_columns(t, show_hidden && !is_stream, rows, n);
     static const char *const keys_type[] = {"DUP_KEYS", "UNIQUE_KEYS", "AGG_KEYS"};
     for (size_t i = 0, ci = 0; i < n; i++) {
         const cat_desc_row *r = &rows[i];
@@ -343,6 +346,18 @@ table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, plan_rowset *
                 const char *row[6] = {field, type, null, key, def, extra};
                 plan__rs_add(a, rs, row);
             }
+        }
+    }
+    if (is_stream && show_hidden && !(d->kind == PD_DESC && d->all) && !st->full) {
+        static const char *const vnames[3] = {"__DORIS_STREAM_SEQUENCE_COL__",
+                                              "__DORIS_STREAM_CHANGE_TYPE_COL__",
+                                              "__DORIS_STREAM_LSN_COL__"};
+        static const char *const vtypes[3] = {"bigint", "text", "bigint"};
+        bool desc = d->kind == PD_DESC;
+        for (int i = 0; i < 3; i++) {
+            const char *row[6] = {vnames[i], vtypes[i], desc ? "No" : "NO", desc ? "false" : "NO",
+                                  NULL,      "NONE"};
+            plan__rs_add(a, rs, row);
         }
     }
 }
@@ -446,7 +461,8 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
     if (table_of(cx, d, &dbname, &c, &t, err) != DB_OK) {
         return DB_ERR;
     }
-    if (t->stream != NULL) {
+    bool is_stream = t->stream != NULL;
+    if (is_stream) {
         /* A stream: SHOW CREATE TABLE points at SHOW CREATE STREAM (R7); DESC and SHOW
          * COLUMNS show the base table's current columns (DORIS_SEMANTICS.md §4.5). */
         const cat_table *base = cat_table_find_id(c, t->stream->base_id, NULL);
@@ -485,7 +501,7 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
         buf_destroy(&b);
         plan__rs_add(cx->a, &rs, row);
     } else {
-        table_rows(cx, st, t, &rs);
+        table_rows(cx, st, t, is_stream, &rs);
     }
     cat_meta_read_end(cx->s->srv->meta);
     if (d->kind == PD_SHOW_CREATE_TABLE || d->kind == PD_SHOW_CREATE_VIEW || d->kind == PD_DESC) {

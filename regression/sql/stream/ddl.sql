@@ -18,6 +18,12 @@ SHOW STREAMS LIKE 'orders%';
 SHOW TABLES;
 DESC orders_stream;
 SHOW COLUMNS FROM orders_stream;
+-- R8: with hidden columns shown, the virtual columns follow the base table's visible ones
+SET show_hidden_columns = true;
+DESC orders_stream;
+-- @mask_column 4
+SELECT * FROM orders_stream;
+SET show_hidden_columns = false;
 SELECT STREAM_NAME, CONSUME_TYPE, BASE_TABLE_DB = DATABASE(), BASE_TABLE_NAME, ENABLED, IS_STALE, STALE_REASON
 FROM information_schema.table_streams WHERE DB_NAME = DATABASE();
 SELECT STREAM_NAME, UNIT, CONSUMPTION_STATUS > 0, LAG, LAST_CONSUMPTION_TIME
