@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
 #include "common/mem.h"
 
 /* Record types of the schema (payload: u64 next_id, then the body). */
@@ -1093,6 +1094,45 @@ cat_meta_drop_table(cat_meta *m, const char *db_name, const char *name, bool if_
     return rc;
 }
 
+/* After base (in db) was renamed, under the write lock: the streams on it keep the new name
+ * as their last known one (decision R1 shows it once the table is gone). Each is one more
+ * CAT_REC_TABLE_PUT; a failure is logged (the rename itself is durable, and streams follow the
+ * table by id anyway). */
+static void
+follow_rename(cat_meta *m, const cat_db *db, const cat_table *base)
+{
+    for (size_t d = 0; d < cat_db_count(m->cat); d++) {
+        cat_db *sdb = cat_db_at(m->cat, d);
+        for (size_t i = 0; i < sdb->ntables; i++) {
+            const cat_table *st = sdb->tables[i];
+            if (st->stream == NULL || st->stream->base_id != base->id ||
+                (strcmp(st->stream->base_name, base->name) == 0 &&
+                 strcmp(st->stream->base_db, db->name) == 0)) {
+                continue;
+            }
+            cat_table *copy = cat_table_clone(st);
+            mem_free(copy->stream->base_name);
+            mem_free(copy->stream->base_db);
+            copy->stream->base_name = mem_strdup(base->name);
+            copy->stream->base_db = mem_strdup(db->name);
+            buf body;
+            buf_init(&body);
+            cat_table_encode(copy, &body);
+            db_error e;
+            db_error_clear(&e);
+            int rc = commit(m, CAT_REC_TABLE_PUT, &body, &e);
+            buf_destroy(&body);
+            if (rc == DB_OK) {
+                table_replace(sdb, copy);
+            } else {
+                log_warn("stream %s.%s keeps the old name of its base table: %s", sdb->name,
+                         copy->name, e.msg);
+                cat_table_free(copy);
+            }
+        }
+    }
+}
+
 int
 cat_meta_alter_table(cat_meta *m, const char *db_name, const char *name, cat_table_edit_fn edit,
                      void *arg, db_error *err)
@@ -1116,7 +1156,11 @@ cat_meta_alter_table(cat_meta *m, const char *db_name, const char *name, cat_tab
             buf_destroy(&body);
         }
         if (rc == DB_OK) {
+            bool renamed = strcmp(t->name, copy->name) != 0;
             table_replace(db, copy);
+            if (renamed) {
+                follow_rename(m, db, copy);
+            }
         } else {
             cat_table_free(copy);
         }
