@@ -146,6 +146,14 @@ uint64_t plan__ttl_horizon(plan_ectx *cx, int64_t ttl_seconds);
 /* FOR VERSION / TIME AS OF tso on a MoW table with Row Binlog: E32 when tso is past the
  * table's binlog.ttl_seconds. */
 int plan__binlog_check_as_of(plan_ectx *cx, const plan_tbl *tb, uint64_t tso, db_error *err);
+/* Time travel to tso on a MoW table with before images whose version was compacted away:
+ * plan__binlog_needs_undo tells; plan__op_time_travel rebuilds the image (the current rows
+ * whose key no later change touched, plus each changed key's row before its first change) with
+ * tscan's column layout (tb->ncols columns). */
+bool plan__binlog_needs_undo(plan_ectx *cx, const plan_tbl *tb, uint64_t tso);
+plan_op *plan__op_time_travel(plan_ectx *cx, const plan_tbl *tb, uint64_t tso);
+/* Restrict that operator to the partitions flagged in ok (NULL = all; other ops: nothing). */
+void plan__time_travel_partitions(plan_op *op, const bool *ok);
 /* "APPEND" / "DELETE" / "UPDATE_BEFORE" / "UPDATE_AFTER" of a BL_CH_* change type. */
 const char *plan__change_type_name(int64_t type);
 

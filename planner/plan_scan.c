@@ -913,6 +913,9 @@ put_key(const plan_tcol *tc, const plan_scell *v, stor_key *k)
 void
 plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual)
 {
+    if (op->open != tscan_open) {
+        return; /* another reader of a table (time travel rebuilt from the binlog) */
+    }
     op_tscan *t = (op_tscan *)op;
     const plan_tbl *tb = t->tbl;
     plan_ectx *cx = op->cx;
@@ -1005,6 +1008,9 @@ plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual)
 double
 plan__tscan_est(plan_op *op)
 {
+    if (op->open != tscan_open) {
+        return 1000; /* a guess, as for a derived table */
+    }
     op_tscan *t = (op_tscan *)op;
     const plan_tbl *tb = t->tbl;
     plan_ectx *cx = op->cx;
@@ -1043,12 +1049,17 @@ plan__tscan_est(plan_op *op)
 void
 plan__tscan_need(plan_op *op, const bool *need)
 {
-    ((op_tscan *)op)->need = need;
+    if (op->open == tscan_open) {
+        ((op_tscan *)op)->need = need;
+    }
 }
 
 void
 plan__tscan_only_partitions(plan_op *op, const bool *ok)
 {
+    if (op->open != tscan_open) {
+        return;
+    }
     op_tscan *t = (op_tscan *)op;
     if (ok == NULL) {
         return;

@@ -387,7 +387,13 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
     if (ft->tbl) {
         /* With show_hidden_columns the rows carrying the delete sign show too (Doris adds the
          * __DORIS_DELETE_SIGN__ = 0 filter only when hidden columns are hidden). */
-        *op = plan__op_tscan(cx, ft->tbl, ft->as_of, false, ft->nstar > ft->tbl->nvis);
+        if (ft->as_of && plan__binlog_needs_undo(cx, ft->tbl, ft->as_of)) {
+            /* compacted away: rebuilt from the Row Binlog's before images (reads every
+             * column; no pruning) */
+            *op = plan__op_time_travel(cx, ft->tbl, ft->as_of);
+        } else {
+            *op = plan__op_tscan(cx, ft->tbl, ft->as_of, false, ft->nstar > ft->tbl->nvis);
+        }
         /* Projection pruning: the scan reads the columns expressions end up binding. */
         bool *need = arena_calloc(cx->a, ft->tbl->ncols ? ft->tbl->ncols : 1, sizeof *need);
         for (uint32_t i = 0; i < ft->ncols; i++) {
@@ -400,6 +406,7 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
                 return DB_ERR;
             }
             plan__tscan_only_partitions(*op, ok);
+            plan__time_travel_partitions(*op, ok);
         }
         ft->est = plan__tscan_est(*op);
         return DB_OK;
