@@ -20,3 +20,11 @@ bench_start_rivulet "$build"
 
 /usr/bin/python3 bench/binlog/bench_binlog.py --port "$rv_port" --rows "$rows" --big "$big" \
 	--storage "$tmp/rivulet/storage"
+
+# Table Stream concurrency: 8 connections consume one stream in a loop while 2 write; the run
+# fails unless delivered = written with zero duplicates (the same check is in make test).
+kill "$rv_pid" 2>/dev/null && wait "$rv_pid" 2>/dev/null # the script starts its own server
+rv_pid=
+echo "== stream concurrency: 8 consumers, 2 writers, 20 s"
+/usr/bin/python3 tests/stress/stream_concurrency.py --server "$build/rivulet" --workdir "$tmp/conc" \
+	--consumers 8 --writers 2 --seconds 20
