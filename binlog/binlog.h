@@ -171,5 +171,7 @@ int bl_fold_next(bl_fold *f, arena *a, uint32_t max_rows, bl_changes *out, bool 
                  db_error *err);
 void bl_fold_close(bl_fold *f);
 uint64_t bl_fold_records(const bl_fold *f);
+/* Bytes the fold holds (MIN_DELTA: the window's records and key table), for memory limits. */
+size_t bl_fold_mem(const bl_fold *f);
 
 #endif /* BINLOG_BINLOG_H */

@@ -103,6 +103,17 @@ bl_fold_records(const bl_fold *f)
     return bl_scan_records(f->scan);
 }
 
+size_t
+bl_fold_mem(const bl_fold *f)
+{
+    if (f == NULL) {
+        return 0;
+    }
+    return (f->wa ? arena_used(f->wa) : 0) + f->bcap * sizeof *f->batches +
+           f->rcap * (sizeof *f->recs + sizeof *f->key_of) + f->ecap * sizeof *f->ents +
+           f->nslots * sizeof *f->slots + f->keys.cap;
+}
+
 /* ---- output building ---- */
 
 /* Output rows under construction: per row its source batch, row and value source. */

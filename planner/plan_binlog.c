@@ -392,6 +392,14 @@ binlog_close(plan_op *op)
     op->opened = false;
 }
 
+/* exec_mem_limit: a MIN_DELTA fold holds its tablet's window. */
+static size_t
+binlog_mem_used(const plan_op *op)
+{
+    const op_binlog *b = (const op_binlog *)op;
+    return bl_fold_mem(b->fold) + (b->fa ? arena_used(b->fa) : 0);
+}
+
 static const char *const mode_names[] = {"RAW", "APPEND_ONLY", "DETAIL", "MIN_DELTA"};
 
 static void
@@ -425,6 +433,7 @@ op_init(op_binlog *b, plan_ectx *cx, const plan_tbl *tb, uint32_t nbase, uint32_
     op->next = binlog_next;
     op->close = binlog_close;
     op->describe = binlog_describe;
+    op->mem_used = binlog_mem_used;
     op->cx = cx;
     op->cap = plan__batch_cap(cx->s);
     op->ncols = ncols;
@@ -1137,6 +1146,13 @@ plan__time_travel_partitions(plan_op *op, const bool *ok)
     u->ntablets = k;
 }
 
+static size_t
+undo_mem_used(const plan_op *op)
+{
+    const op_undo *u = (const op_undo *)op;
+    return u->ta ? arena_used(u->ta) : 0;
+}
+
 static void
 undo_describe(plan_op *op, plan_explain *ex)
 {
@@ -1182,6 +1198,7 @@ plan__op_time_travel(plan_ectx *cx, const plan_tbl *tb, uint64_t tso)
     op->next = undo_next;
     op->close = undo_close;
     op->describe = undo_describe;
+    op->mem_used = undo_mem_used;
     op->cx = cx;
     op->cap = plan__batch_cap(cx->s);
     op->ncols = tb->ncols;
