@@ -37,6 +37,7 @@ static int tls_feed(srv_conn *c, const uint8_t *data, size_t len);
 static int tls_start(srv_conn *c);
 static void process_input(srv_conn *c);
 static void job_done(srv_job *job);
+static bool job_finish(srv_conn *c);
 static void flush_out(srv_conn *c);
 static void write_raw(srv_conn *c, buf *data);
 static void on_write(uv_write_t *req, int status);
@@ -385,6 +386,16 @@ static void
 job_done(srv_job *job)
 {
     srv_conn *c = (srv_conn *)((char *)job - offsetof(srv_conn, job));
+    if (job_finish(c)) {
+        process_input(c);
+    }
+}
+
+/* A command finished on a worker: send its reply. False when the connection is closing, true
+ * when it may take its next packet. */
+static bool
+job_finish(srv_conn *c)
+{
     c->job_running = false;
     arena_reset(c->stmt_arena);
     if (c->state == SRV_CONN_COMMAND && uv_is_active((uv_handle_t *)&c->timer)) {
@@ -401,9 +412,9 @@ job_done(srv_job *job)
         if (c->srv->shutting_down) {
             shutdown_check(c->srv);
         }
-        return;
+        return false;
     }
-    process_input(c);
+    return true;
 }
 
 /* ==== writing ==== */
@@ -449,6 +460,20 @@ write_raw(srv_conn *c, buf *data)
     if (data->len == 0 || c->closing) {
         buf_destroy(data);
         return;
+    }
+    if (c->pending_writes == 0 && data->len < (1u << 30)) {
+        /* Most replies fit the socket buffer: write them now. A uv_write request would also
+         * cost a pending callback and an epoll_ctl per reply (libuv re-arms the watcher when
+         * its write queue drains). What does not fit goes through uv_write below. */
+        uv_buf_t now = uv_buf_init((char *)data->data, (unsigned)data->len);
+        int n = uv_try_write((uv_stream_t *)&c->tcp, &now, 1);
+        if (n == (int)data->len) {
+            buf_destroy(data);
+            return;
+        }
+        if (n > 0) {
+            buf_consume(data, (size_t)n);
+        }
     }
     write_req *w = mem_alloc(sizeof *w);
     w->data = *data;

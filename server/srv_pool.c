@@ -44,7 +44,10 @@ worker_main(void *arg)
         pthread_mutex_lock(&p->lock);
         job->next = p->done;
         p->done = job;
+        pthread_mutex_unlock(&p->lock);
+        /* Outside the lock: the wakeup is a syscall, and the loop takes the lock to collect. */
         uv_async_send(&p->done_async);
+        pthread_mutex_lock(&p->lock);
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;

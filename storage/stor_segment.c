@@ -79,7 +79,8 @@ struct stor_segment_reader {
     uint32_t key_col;    /* STOR_SEG_NO_KEY when no short-key index */
     stor_page_info *ski; /* short-key entries, one per page of key_col */
     uint32_t nski;
-    ZSTD_DCtx *dctx;
+    ZSTD_DCtx *dctx;     /* made at the first compressed page read (a reader served by the
+                            page cache, e.g. a point lookup, never needs one) */
     buf io, raw;         /* page scratch */
     stor_cache *cache;   /* shared page cache, or NULL; not owned */
     stor_cache_key ckey; /* file identity from fstat at open; offset set per page */
@@ -733,8 +734,6 @@ stor_segment_reader_open(const char *path, db_error *err)
     if (load_footer(r, err) != DB_OK) {
         goto fail;
     }
-    r->dctx = ZSTD_createDCtx();
-    DB_ASSERT(r->dctx != NULL);
     return r;
 fail:
     stor_segment_reader_close(r);
@@ -1036,6 +1035,10 @@ load_page_raw(stor_segment_reader *r, const page_ent *e, const uint8_t **raw, db
     if (e->comp == STOR_COMP_ZSTD) {
         if (ZSTD_getFrameContentSize(p, e->stored_size) != e->raw_size) {
             return corrupt(r, e->offset, "compressed page header disagrees with its size", err);
+        }
+        if (r->dctx == NULL) {
+            r->dctx = ZSTD_createDCtx();
+            DB_ASSERT(r->dctx != NULL);
         }
         buf_clear(&r->raw);
         uint8_t *q = buf_reserve(&r->raw, (size_t)e->raw_size + 1);

@@ -4,6 +4,7 @@
 # Figures only, no pass/fail (a workload that fails is reported with sysbench's own error).
 # Usage: bash bench/sysbench/run.sh [build-dir]      (default build/release; needs $build/rivulet)
 # Env: SYSBENCH_ROWS (default 1000000), SYSBENCH_TIME (20 s per workload), SYSBENCH_THREADS (2),
+#      SYSBENCH_WORKLOADS (default "oltp_point_select oltp_read_only oltp_insert"),
 #      SYSBENCH_KEEP=1 keeps the temporary directory (server logs, sysbench output).
 # The table is made by sysbench's own unmodified `prepare` (--tables=1 --table-size=N), once per
 # server; the workloads then run in the order above (insert last, it grows the table), with
@@ -13,7 +14,7 @@ build=${1:-build/release}
 rows=${SYSBENCH_ROWS:-1000000}
 secs=${SYSBENCH_TIME:-20}
 threads=${SYSBENCH_THREADS:-2}
-workloads="oltp_point_select oltp_read_only oltp_insert"
+workloads=${SYSBENCH_WORKLOADS:-oltp_point_select oltp_read_only oltp_insert}
 cd "$(dirname "$0")/../.."
 
 if [ ! -x "$build/rivulet" ]; then

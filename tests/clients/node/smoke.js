@@ -66,6 +66,49 @@ async function main() {
   check('execute SELECT ? + 1 with 41', rows, [[42, 'str', null]]);
   [rows] = await conn.execute({ sql: 'SELECT ? + 1 AS n, ? AS s, ? AS z', rowsAsArray: true }, [1.5, 'two', null]);
   check('execute again with 1.5', rows, [[2.5, 'two', null]]);
+
+  // A prepared point lookup executed many times: after 8 fast runs the server runs it on its
+  // loop thread (server/README.md §Inline execution); results, transactions and schema changes
+  // from another connection must look exactly as on a worker.
+  const other = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root', password: '' });
+  await conn.query('CREATE DATABASE IF NOT EXISTS node_smoke');
+  await conn.query('DROP TABLE IF EXISTS node_smoke.t_inline');
+  const ddl = 'CREATE TABLE node_smoke.t_inline (k INT, v VARCHAR(10)) UNIQUE KEY(k) ' +
+    'DISTRIBUTED BY HASH(k) BUCKETS 2';
+  await conn.query(ddl);
+  await conn.query("INSERT INTO node_smoke.t_inline VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+  const lookup = { sql: 'SELECT v FROM node_smoke.t_inline WHERE k = ?', rowsAsArray: true };
+  const got = [];
+  const want = [];
+  for (let i = 0; i < 40; i++) {
+    await conn.execute('BEGIN');
+    [rows] = await conn.execute(lookup, [1 + (i % 4)]);
+    await conn.execute('COMMIT');
+    got.push(rows.length ? rows[0][0] : null);
+    want.push(['a', 'b', 'c', null][i % 4]);
+  }
+  check('40 prepared lookups inside BEGIN / COMMIT', got, want);
+  await other.query("INSERT INTO node_smoke.t_inline VALUES (4, 'd')");
+  [rows] = await conn.execute(lookup, [4]);
+  check('lookup sees a row another connection committed', rows, [['d']]);
+  await conn.execute('BEGIN');
+  await conn.execute('INSERT INTO node_smoke.t_inline VALUES (?, ?)', [5, 'e']);
+  await conn.execute('COMMIT');
+  [rows] = await conn.execute(lookup, [5]);
+  check('lookup after a prepared INSERT in a transaction', rows, [['e']]);
+  await other.query('DROP TABLE node_smoke.t_inline');
+  try {
+    await conn.execute(lookup, [1]);
+    check('lookup of a dropped table rejects', 'no error', 'error');
+  } catch (e) {
+    check('lookup of a dropped table errno', e.errno, 1146);
+  }
+  await other.query(ddl);
+  await other.query("INSERT INTO node_smoke.t_inline VALUES (1, 'z')");
+  [rows] = await conn.execute(lookup, [1]);
+  check('lookup after the table was created again', rows, [['z']]);
+  await other.query('DROP DATABASE node_smoke');
+  await other.end();
   await conn.end();
 }
 
