@@ -4,7 +4,8 @@
  * over it: GROUP BY keys, COUNT / SUM / AVG / MIN / MAX / GROUP_CONCAT / ANY_VALUE / STDDEV
  * and VARIANCE families / BIT_AND / BIT_OR / BIT_XOR, the Doris bitmap (CRoaring) and
  * collection aggregates, DISTINCT arguments through one more table per aggregate keyed by
- * (group, arguments). See README.md §Executor and §Aggregation. */
+ * (group, arguments). Keys and arguments come from vectors (plan_vector.c) when they can;
+ * rows are folded in order either way. See README.md §Executor and §Aggregation. */
 #include "planner/plan_exec_int.h"
 
 #include <math.h>
@@ -27,6 +28,9 @@ static uint64_t aht_hash(plan_aht *h, const plan_value *keys);
 static bool aht_equal(const plan_aht *h, const plan_value *a, const plan_value *b);
 static int aht_grow(plan_aht *h, db_error *err);
 static size_t aht_bytes(const plan_aht *h);
+static int aht_upsert_h(plan_aht *h, const plan_value *keys, uint64_t hv, void **payload,
+                        bool *is_new, db_error *err);
+static void aht_prefetch(const plan_aht *h, uint64_t hv, bool entry);
 
 /* Entry layout: uint64_t hash (padded to 16 bytes: plan_value holds an __int128), then nkeys
  * plan_values, then the payload; 16-byte aligned. */
@@ -67,7 +71,7 @@ plan__aht_destroy(plan_aht *h)
 static size_t
 aht_bytes(const plan_aht *h)
 {
-    return arena_used(h->a) + (size_t)h->nslots * sizeof(uint32_t) +
+    return arena_used(h->a) + (size_t)h->nslots * sizeof(uint64_t) +
            (size_t)h->cap * sizeof(void *) + h->fold_cap;
 }
 
@@ -138,7 +142,10 @@ aht_equal(const plan_aht *h, const plan_value *a, const plan_value *b)
             break;
         case PV_STRING:
             if (h->ci[k]) {
-                if (plan__cmp_ci(h->loc, x->str.s, x->str.len, y->str.s, y->str.len) != 0) {
+                bool same_bytes = x->str.len == y->str.len &&
+                                  (x->str.len == 0 || memcmp(x->str.s, y->str.s, x->str.len) == 0);
+                if (!same_bytes &&
+                    plan__cmp_ci(h->loc, x->str.s, x->str.len, y->str.s, y->str.len) != 0) {
                     return false;
                 }
             } else if (x->str.len != y->str.len ||
@@ -161,17 +168,17 @@ static int
 aht_grow(plan_aht *h, db_error *err)
 {
     uint32_t n = h->nslots ? h->nslots * 2 : 64;
-    if (n == 0 || aht_bytes(h) + (size_t)n * sizeof(uint32_t) > h->limit) {
+    if (n == 0 || aht_bytes(h) + (size_t)n * sizeof(uint64_t) > h->limit) {
         return db_error_set(err, ER_AGG_MEMORY_LIMIT, (unsigned long long)(h->limit >> 20));
     }
-    uint32_t *slots = mem_calloc(n, sizeof *slots);
+    uint64_t *slots = mem_calloc(n, sizeof *slots);
     for (uint32_t i = 0; i < h->n; i++) {
         uint64_t hv = *(const uint64_t *)h->entries[i];
         uint32_t s = (uint32_t)hv & (n - 1);
         while (slots[s]) {
             s = (s + 1) & (n - 1);
         }
-        slots[s] = i + 1;
+        slots[s] = (hv & 0xFFFFFFFF00000000ull) | (i + 1);
     }
     mem_free(h->slots);
     h->slots = slots;
@@ -182,19 +189,30 @@ aht_grow(plan_aht *h, db_error *err)
 int
 plan__aht_upsert(plan_aht *h, const plan_value *keys, void **payload, bool *is_new, db_error *err)
 {
+    return aht_upsert_h(h, keys, aht_hash(h, keys), payload, is_new, err);
+}
+
+/* plan__aht_upsert with hv = aht_hash(h, keys) computed by the caller. */
+static int
+aht_upsert_h(plan_aht *h, const plan_value *keys, uint64_t hv, void **payload, bool *is_new,
+             db_error *err)
+{
     if ((uint64_t)(h->n + 1) * 2 > h->nslots && aht_grow(h, err) != DB_OK) {
         return DB_ERR;
     }
-    uint64_t hv = aht_hash(h, keys);
     uint32_t mask = h->nslots - 1;
     uint32_t s = (uint32_t)hv & mask;
     size_t kb = aht_key_bytes(h);
-    while (h->slots[s]) {
-        char *e = h->entries[h->slots[s] - 1];
-        if (*(uint64_t *)e == hv && aht_equal(h, (const plan_value *)(e + AHT_ALIGN), keys)) {
-            *payload = e + kb;
-            *is_new = false;
-            return DB_OK;
+    uint64_t tag = hv & 0xFFFFFFFF00000000ull;
+    uint64_t sv;
+    while ((sv = h->slots[s]) != 0) {
+        if ((sv & 0xFFFFFFFF00000000ull) == tag) {
+            char *e = h->entries[(uint32_t)sv - 1];
+            if (*(uint64_t *)e == hv && aht_equal(h, (const plan_value *)(e + AHT_ALIGN), keys)) {
+                *payload = e + kb;
+                *is_new = false;
+                return DB_OK;
+            }
         }
         s = (s + 1) & mask;
     }
@@ -223,10 +241,29 @@ plan__aht_upsert(plan_aht *h, const plan_value *keys, void **payload, bool *is_n
     }
     memset(e + kb, 0, h->payload);
     h->entries[h->n] = e;
-    h->slots[s] = ++h->n;
+    h->slots[s] = tag | ++h->n;
     *payload = e + kb;
     *is_new = true;
     return DB_OK;
+}
+
+/* Start loading what a probe for hash hv touches first: its slot, or (entry) the entry that
+ * slot names now. A hint only: the table may grow before the probe. */
+static void
+aht_prefetch(const plan_aht *h, uint64_t hv, bool entry)
+{
+    if (h->nslots == 0) {
+        return;
+    }
+    const uint64_t *slot = &h->slots[(uint32_t)hv & (h->nslots - 1)];
+    if (!entry) {
+        __builtin_prefetch(slot);
+        return;
+    }
+    uint64_t sv = *slot;
+    if (sv != 0 && (uint32_t)sv <= h->n) {
+        __builtin_prefetch(h->entries[(uint32_t)sv - 1]);
+    }
 }
 
 const plan_value *
@@ -281,15 +318,54 @@ typedef struct op_hashagg {
     uint32_t pos;      /* next group to emit */
     bool consumed;
     plan_batch *out;
-    uint64_t gc_max; /* @@group_concat_max_len */
-    uint32_t gc_cut; /* GROUP_CONCAT results cut so far (warning row numbers) */
+    uint64_t gc_max;  /* @@group_concat_max_len */
+    uint32_t gc_cut;  /* GROUP_CONCAT results cut so far (warning row numbers) */
+    int vec;          /* -1 unknown; 1: keys and arguments are vectorizable (hashagg_vec_ok) */
+    uint32_t *argpos; /* per aggregate: index of its first argument among the vectors */
+    uint32_t nargs_all;
+    uint64_t **dhv; /* vector path without keys: per DISTINCT aggregate, the hash of each
+                       active row's (group, arguments) in its table, or NULL (batch arena) */
+    uint32_t cur_k; /* vector path: the active row being folded (index into dhv[i]) */
+    /* One integer / temporal GROUP BY key (vector path): a compact index key -> group payload
+     * in front of ht (open addressing, linear probing, at most half full; heap), filled on
+     * ht's misses; ht stays the table of record (order, keys, the row path). */
+    struct ik_table {
+        struct ikey_slot *s;
+        uint32_t n, cap;
+    } ik;
+    struct ik_table *dik; /* per aggregate: DISTINCT values seen (no keys; statement arena) */
+    void *last_payload;   /* the payload hashagg_row folded into */
 } op_hashagg;
+
+typedef struct ikey_slot {
+    int64_t key;
+    void *payload; /* NULL = empty slot */
+} ikey_slot;
+typedef struct ik_table ik_table;
 
 static int hashagg_open(plan_op *op, db_error *err);
 static int hashagg_next(plan_op *op, plan_batch **out, db_error *err);
 static void hashagg_close(plan_op *op);
 static int hashagg_consume(op_hashagg *g, db_error *err);
-static int hashagg_row(op_hashagg *g, db_error *err);
+static int hashagg_row(op_hashagg *g, const plan_vres *vk, const plan_vres *va, uint32_t row,
+                       const uint64_t *hv, void *pre, db_error *err);
+static bool ik_usable(const op_hashagg *g, const plan_vres *vk);
+static int group_of(op_hashagg *g, const plan_vres *vk, uint32_t row, const uint64_t *hv, void *pre,
+                    void **payload, db_error *err);
+static bool fast_aggs_ok(const op_hashagg *g, const plan_vres *va);
+static int hashagg_vec_keyed(op_hashagg *g, const plan_batch *in, const plan_vres *vk,
+                             const plan_vres *va, bool ik, const uint64_t *hv, db_error *err);
+static bool ik_intlike(plan_vkind k);
+static void *ik_find(const ik_table *t, int64_t key);
+static void ik_add(ik_table *t, int64_t key, void *payload);
+static void ik_free(ik_table *t);
+static uint64_t *hashagg_vec_hash(op_hashagg *g, const plan_batch *in, const plan_vres *vk);
+static uint64_t **hashagg_vec_dhash(op_hashagg *g, const plan_batch *in, const plan_vres *va);
+static bool hashagg_vec_nokeys(op_hashagg *g, const plan_batch *in, const plan_vres *va);
+static int hashagg_vec_ok(op_hashagg *g);
+static int agg_fast(const plan_agg *ag, agg_state *st, const plan_vres *r, uint32_t row,
+                    db_error *err);
+static bool hashagg_vec_eval(op_hashagg *g, const plan_batch *in, plan_vres **vkp, plan_vres **vap);
 static int agg_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *args,
                     db_error *err);
 static int agg_final(op_hashagg *g, const plan_agg *ag, agg_state *st, plan_value *out,
@@ -385,6 +461,10 @@ hashagg_close(plan_op *op)
         }
         plan__aht_destroy(&g->ht);
         g->has_ht = false;
+        ik_free(&g->ik);
+        for (uint32_t i = 0; g->dik && i < g->naggs; i++) {
+            ik_free(&g->dik[i]);
+        }
     }
     op->child->close(op->child);
     arena_free(op->ba); /* NULL is fine */
@@ -924,40 +1004,136 @@ agg_final(op_hashagg *g, const plan_agg *ag, agg_state *st, plan_value *out, db_
     return DB_OK;
 }
 
-/* Fold the current row (cx->row) into its group. Scratch goes to cx->a (the batch arena). */
+/* agg_step for COUNT(x) and SUM / AVG over an argument vector r whose values need no
+ * conversion (the same kind and scale agg_step adds without converting), row `row`: DB_OK /
+ * DB_ERR as agg_step (same errors), DB_AGAIN when agg_step must do it. */
 static int
-hashagg_row(op_hashagg *g, db_error *err)
+agg_fast(const plan_agg *ag, agg_state *st, const plan_vres *r, uint32_t row, db_error *err)
+{
+    if (ag->distinct || agg_nargs(ag) != 1) {
+        return DB_AGAIN;
+    }
+    uint32_t x = row & r->mask;
+    switch (ag->kind) {
+    case PLAN_AGG_COUNT:
+        st->cnt += !plan__vres_is_null(r, row);
+        return DB_OK;
+    case PLAN_AGG_SUM:
+    case PLAN_AGG_AVG: {
+        if (plan__vres_is_null(r, row)) {
+            return DB_OK;
+        }
+        if (ag->vk == PV_DOUBLE) {
+            if (r->t.kind != PV_DOUBLE) {
+                return DB_AGAIN;
+            }
+            st->cnt++;
+            st->v.d += r->d[x];
+            return DB_OK;
+        }
+        int scale = ag->kind == PLAN_AGG_SUM    ? ag->t.scale
+                    : ag->arg->vk == PV_DECIMAL ? ag->arg->t.scale
+                                                : 0;
+        __int128 d;
+        if (r->t.kind == PV_DECIMAL && r->t.scale == scale) {
+            d = r->dec[x];
+        } else if (r->t.kind == PV_INT && !r->t.is_unsigned && scale == 0) {
+            d = r->i[x];
+        } else {
+            return DB_AGAIN;
+        }
+        st->cnt++;
+        __int128 sum = st->v.dec + d;
+        const __int128 lim = (__int128)10000000000000000000ULL * 10000000000000000000ULL;
+        if (sum >= lim || sum <= -lim) {
+            return db_error_set(err, ER_DATA_OUT_OF_RANGE, "DECIMAL",
+                                ag->kind == PLAN_AGG_SUM ? "sum" : "avg");
+        }
+        st->v.dec = sum;
+        return DB_OK;
+    }
+    default:
+        return DB_AGAIN;
+    }
+}
+
+/* The value of e for the current row: from its vector vr (row `row`) when the batch was
+ * evaluated vectorized, else plan__eval over cx->row. */
+static inline int
+row_value(plan_ectx *cx, const plan_expr *e, const plan_vres *vr, uint32_t row, plan_value *out,
+          db_error *err)
+{
+    if (vr) {
+        plan__vres_get(vr, row, out);
+        return DB_OK;
+    }
+    return plan__eval(cx, e, out, err);
+}
+
+/* The group of the current row (keys from vk or, without it, evaluated over cx->row; pre:
+ * already known), added when new (ER_AGG_MEMORY_LIMIT when that passes the limit). */
+static int
+group_of(op_hashagg *g, const plan_vres *vk, uint32_t row, const uint64_t *hv, void *pre,
+         void **payload, db_error *err)
 {
     plan_ectx *cx = g->base.cx;
-    for (uint32_t k = 0; k < g->nkeys; k++) {
-        plan_value v;
-        if (plan__eval(cx, g->keys[k], &v, err) != DB_OK) {
+    for (uint32_t k = 0; k < g->nkeys && !pre; k++) {
+        plan_value *v = &g->kvals[k]; /* written in place (no 32-byte copy per key) */
+        if (row_value(cx, g->keys[k], vk ? &vk[k] : NULL, row, v, err) != DB_OK) {
             return DB_ERR;
         }
-        if (v.kind != PV_NULL && v.kind != (uint8_t)g->keys[k]->vk && g->keys[k]->vk != PV_NULL &&
-            plan__coerce(cx, &v, g->keys[k]->vk, &g->keys[k]->t, err) != DB_OK) {
+        if (v->kind != PV_NULL && v->kind != (uint8_t)g->keys[k]->vk && g->keys[k]->vk != PV_NULL &&
+            plan__coerce(cx, v, g->keys[k]->vk, &g->keys[k]->t, err) != DB_OK) {
             return DB_ERR;
         }
-        g->kvals[k] = v;
     }
-    void *payload;
     bool is_new;
-    if (plan__aht_upsert(&g->ht, g->kvals, &payload, &is_new, err) != DB_OK) {
+    if (pre) {
+        *payload = pre; /* the group, found by the caller (ik_find) */
+    } else if (g->nkeys == 0) {
+        *payload = plan__aht_payload(&g->ht, 0); /* the one group (hashagg_open) */
+    } else if (aht_upsert_h(&g->ht, g->kvals, hv ? *hv : aht_hash(&g->ht, g->kvals), payload,
+                            &is_new, err) != DB_OK) {
+        return DB_ERR;
+    }
+    return DB_OK;
+}
+
+/* Fold the current row into its group: row `row` of the vectors vk (keys) / va (arguments,
+ * g->argpos[i] + j for argument j of aggregate i) when not NULL, else cx->row evaluated row
+ * by row. Scratch goes to cx->a (the batch arena). */
+static int
+hashagg_row(op_hashagg *g, const plan_vres *vk, const plan_vres *va, uint32_t row,
+            const uint64_t *hv, void *pre, db_error *err)
+{
+    plan_ectx *cx = g->base.cx;
+    void *payload;
+    if (group_of(g, vk, row, hv, pre, &payload, err) != DB_OK) {
         return DB_ERR;
     }
     agg_state *sts = payload;
+    g->last_payload = payload;
     for (uint32_t i = 0; i < g->naggs; i++) {
         const plan_agg *ag = &g->aggs[i];
         if (ag->kind == PLAN_AGG_COUNT_STAR) {
             sts[i].cnt++;
             continue;
         }
+        if (va) {
+            int rc = agg_fast(ag, &sts[i], &va[g->argpos[i]], row, err);
+            if (rc != DB_AGAIN) {
+                if (rc != DB_OK) {
+                    return DB_ERR;
+                }
+                continue;
+            }
+        }
         uint32_t na = agg_nargs(ag);
         plan_value *args = g->dvals + 1;
         bool any_null = false;
         for (uint32_t j = 0; j < na; j++) {
             const plan_expr *e = agg_arg(ag, j);
-            if (plan__eval(cx, e, &args[j], err) != DB_OK) {
+            if (row_value(cx, e, va ? &va[g->argpos[i] + j] : NULL, row, &args[j], err) != DB_OK) {
                 return DB_ERR;
             }
             if (args[j].kind != PV_NULL && args[j].kind != (uint8_t)e->vk && e->vk != PV_NULL &&
@@ -970,12 +1146,26 @@ hashagg_row(op_hashagg *g, db_error *err)
             continue;
         }
         if (ag->distinct) {
+            /* Vector path, one group, one integer-like argument of its own kind: a compact set
+             * of the values already counted answers most rows without the DISTINCT table. */
+            const plan_expr *e0 = agg_arg(ag, 0);
+            bool use_set = va && g->dik && g->nkeys == 0 && na == 1 &&
+                           va[g->argpos[i]].t.kind == e0->vk && ik_intlike(e0->vk) &&
+                           args[0].kind == e0->vk;
+            if (use_set && ik_find(&g->dik[i], args[0].i)) {
+                continue; /* seen: the table would say "not new" */
+            }
             /* (group, arguments): the group is named by its state's address. */
             g->dvals[0] = plan__v_int((int64_t)(intptr_t)&sts[i]);
             void *dp;
             bool dnew;
-            if (plan__aht_upsert(&g->dist[i], g->dvals, &dp, &dnew, err) != DB_OK) {
+            uint64_t dh =
+                    g->dhv && g->dhv[i] ? g->dhv[i][g->cur_k] : aht_hash(&g->dist[i], g->dvals);
+            if (aht_upsert_h(&g->dist[i], g->dvals, dh, &dp, &dnew, err) != DB_OK) {
                 return DB_ERR;
+            }
+            if (use_set) {
+                ik_add(&g->dik[i], args[0].i, &sts[i]);
             }
             if (!dnew) {
                 continue;
@@ -986,6 +1176,437 @@ hashagg_row(op_hashagg *g, db_error *err)
         }
     }
     return DB_OK;
+}
+
+/* Whether every key and aggregate argument can be evaluated vectorized (GROUP_CONCAT ...
+ * ORDER BY evaluates its order expressions over cx->row: row path). Sets g->argpos. */
+static int
+hashagg_vec_ok(op_hashagg *g)
+{
+    plan_op *op = &g->base;
+    const plan_vtype *types = op->child->types;
+    uint32_t nc = op->child->ncols;
+    for (uint32_t k = 0; k < g->nkeys; k++) {
+        if (!plan__vec_supported(g->keys[k], types, nc)) {
+            return 0;
+        }
+    }
+    g->argpos = arena_calloc(op->cx->a, g->naggs ? g->naggs : 1, sizeof *g->argpos);
+    g->dik = arena_calloc(op->cx->a, g->naggs ? g->naggs : 1, sizeof *g->dik);
+    uint32_t pos = 0;
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        const plan_agg *ag = &g->aggs[i];
+        if (ag->norder > 0) {
+            return 0;
+        }
+        g->argpos[i] = pos;
+        uint32_t na = ag->kind == PLAN_AGG_COUNT_STAR ? 0 : agg_nargs(ag);
+        for (uint32_t j = 0; j < na; j++) {
+            if (!plan__vec_supported(agg_arg(ag, j), types, nc)) {
+                return 0;
+            }
+        }
+        pos += na;
+    }
+    g->nargs_all = pos;
+    return 1;
+}
+
+/* The group-key hash of each active row of in (k-th active row at [k], batch arena), or NULL
+ * when a key needs a conversion (hashagg_row then hashes as it goes) or there are no keys. */
+static uint64_t *
+hashagg_vec_hash(op_hashagg *g, const plan_batch *in, const plan_vres *vk)
+{
+    if (g->nkeys == 0) {
+        return NULL;
+    }
+    for (uint32_t k = 0; k < g->nkeys; k++) {
+        if (vk[k].t.kind != PV_NULL && vk[k].t.kind != g->keys[k]->vk &&
+            g->keys[k]->vk != PV_NULL) {
+            return NULL;
+        }
+    }
+    uint32_t n = plan__batch_active(in);
+    uint64_t *hv = arena_alloc(g->base.ba, (n ? n : 1) * sizeof *hv);
+    /* One string key: its values often share bytes (a join's build side, a dictionary), and
+     * the ci hash case-folds; remember the hash of the last few distinct pointers. */
+    enum { MEMO = 64 };
+    struct {
+        const char *s;
+        size_t len;
+        uint64_t hv;
+    } memo[MEMO];
+    bool use_memo = g->nkeys == 1 && vk[0].t.kind == PV_STRING;
+    if (use_memo) {
+        memset(memo, 0, sizeof memo);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t row = plan__batch_row(in, k);
+        for (uint32_t j = 0; j < g->nkeys; j++) {
+            plan__vres_get(&vk[j], row, &g->kvals[j]);
+        }
+        if (use_memo && g->kvals[0].kind == PV_STRING && g->kvals[0].str.s != NULL) {
+            const plan_value *v = &g->kvals[0];
+            uint32_t m = (uint32_t)(((uintptr_t)v->str.s >> 3) ^ v->str.len) & (MEMO - 1);
+            if (memo[m].s != v->str.s || memo[m].len != v->str.len) {
+                memo[m].s = v->str.s;
+                memo[m].len = v->str.len;
+                memo[m].hv = aht_hash(&g->ht, g->kvals);
+            }
+            hv[k] = memo[m].hv;
+            continue;
+        }
+        hv[k] = aht_hash(&g->ht, g->kvals);
+    }
+    return hv;
+}
+
+/* The compact index applies: one key of an integer or temporal kind whose vector has that
+ * kind (no conversion), so equal int64 values are exactly equal keys. */
+static bool
+ik_usable(const op_hashagg *g, const plan_vres *vk)
+{
+    if (g->nkeys != 1) {
+        return false;
+    }
+    plan_vkind k = g->keys[0]->vk;
+    return ik_intlike(k) && vk[0].t.kind == k;
+}
+
+static bool
+ik_intlike(plan_vkind k)
+{
+    return k == PV_INT || k == PV_DATE || k == PV_DATETIME || k == PV_TIME;
+}
+
+static void
+ik_free(ik_table *t)
+{
+    mem_free(t->s);
+    memset(t, 0, sizeof *t);
+}
+
+static inline uint32_t
+ik_slot(int64_t key, uint32_t cap)
+{
+    return (uint32_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
+
+static void *
+ik_find(const ik_table *t, int64_t key)
+{
+    if (t->cap == 0) {
+        return NULL;
+    }
+    for (uint32_t s = ik_slot(key, t->cap);; s = (s + 1) & (t->cap - 1)) {
+        const ikey_slot *e = &t->s[s];
+        if (e->payload == NULL || e->key == key) {
+            return e->payload;
+        }
+    }
+}
+
+/* Remember key -> payload (not NULL). An index only: when it would pass a quarter of the
+ * aggregation budget it stops growing, and the hash tables still answer. */
+static void
+ik_add(ik_table *t, int64_t key, void *payload)
+{
+    if ((uint64_t)(t->n + 1) * 2 > t->cap) {
+        uint32_t cap = t->cap ? t->cap * 2 : 1024;
+        if (cap == 0 || (size_t)cap * sizeof(ikey_slot) > PLAN_AGG_MEM_LIMIT / 4) {
+            return;
+        }
+        ikey_slot *ns = mem_calloc(cap, sizeof *ns);
+        for (uint32_t i = 0; i < t->cap; i++) {
+            if (t->s[i].payload) {
+                uint32_t s = ik_slot(t->s[i].key, cap);
+                while (ns[s].payload) {
+                    s = (s + 1) & (cap - 1);
+                }
+                ns[s] = t->s[i];
+            }
+        }
+        mem_free(t->s);
+        t->s = ns;
+        t->cap = cap;
+    }
+    uint32_t s = ik_slot(key, t->cap);
+    while (t->s[s].payload) {
+        if (t->s[s].key == key) {
+            return;
+        }
+        s = (s + 1) & (t->cap - 1);
+    }
+    t->s[s].key = key;
+    t->s[s].payload = payload;
+    t->n++;
+}
+
+/* Every aggregate is COUNT(*), or COUNT(x) / SUM / AVG without DISTINCT over one argument
+ * agg_fast takes (no conversion). */
+static bool
+fast_aggs_ok(const op_hashagg *g, const plan_vres *va)
+{
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        const plan_agg *ag = &g->aggs[i];
+        if (ag->kind == PLAN_AGG_COUNT_STAR) {
+            continue;
+        }
+        if (ag->distinct || agg_nargs(ag) != 1 ||
+            (ag->kind != PLAN_AGG_COUNT && ag->kind != PLAN_AGG_SUM && ag->kind != PLAN_AGG_AVG)) {
+            return false;
+        }
+        const plan_vres *r = &va[g->argpos[i]];
+        if (ag->kind == PLAN_AGG_COUNT || r->t.kind == PV_NULL) {
+            continue;
+        }
+        if (ag->vk == PV_DOUBLE) {
+            if (r->t.kind != PV_DOUBLE) {
+                return false;
+            }
+            continue;
+        }
+        int scale = ag->kind == PLAN_AGG_SUM    ? ag->t.scale
+                    : ag->arg->vk == PV_DECIMAL ? ag->arg->t.scale
+                                                : 0;
+        if (!((r->t.kind == PV_DECIMAL && r->t.scale == scale) ||
+              (r->t.kind == PV_INT && !r->t.is_unsigned && scale == 0))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Fold a batch with GROUP BY keys aggregate by aggregate when fast_aggs_ok: first the group
+ * of every active row, in row order (ik: the compact index; else hv, or hashing as it goes),
+ * then each aggregate in a tight loop. Errors are the row path's: a running DECIMAL sum that
+ * leaves the range fails at the first (row, aggregate) in row order, and before a group that
+ * could not be added at a later row (ER_AGG_MEMORY_LIMIT); each aggregate's sums depend only
+ * on its own values, so looking at the aggregates one after the other finds that same first
+ * overflow. DB_AGAIN when the aggregates do not qualify (nothing done). */
+static int
+hashagg_vec_keyed(op_hashagg *g, const plan_batch *in, const plan_vres *vk, const plan_vres *va,
+                  bool ik, const uint64_t *hv, db_error *err)
+{
+    if (!fast_aggs_ok(g, va)) {
+        return DB_AGAIN;
+    }
+    uint32_t n = plan__batch_active(in);
+    void **pl = arena_alloc(g->base.ba, (n ? n : 1) * sizeof *pl);
+    uint32_t done = n; /* rows whose group is known */
+    db_error gerr;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t row = plan__batch_row(in, k);
+        if (ik && !plan__vres_is_null(&vk[0], row)) {
+            int64_t key = vk[0].i[row & vk[0].mask];
+            void *p = ik_find(&g->ik, key);
+            if (!p) {
+                if (group_of(g, vk, row, NULL, NULL, &p, &gerr) != DB_OK) {
+                    done = k;
+                    break;
+                }
+                ik_add(&g->ik, key, p);
+            }
+            pl[k] = p;
+            continue;
+        }
+        if (hv && k + 16 < n) {
+            aht_prefetch(&g->ht, hv[k + 16], false);
+        }
+        if (hv && k + 8 < n) {
+            aht_prefetch(&g->ht, hv[k + 8], true);
+        }
+        if (group_of(g, vk, row, hv ? &hv[k] : NULL, NULL, &pl[k], &gerr) != DB_OK) {
+            done = k;
+            break;
+        }
+    }
+    const __int128 lim = (__int128)10000000000000000000ULL * 10000000000000000000ULL;
+    uint32_t bad_k = UINT32_MAX, bad_i = 0; /* the first overflow in row order */
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        const plan_agg *ag = &g->aggs[i];
+        if (ag->kind == PLAN_AGG_COUNT_STAR) {
+            for (uint32_t k = 0; k < done; k++) {
+                ((agg_state *)pl[k])[i].cnt++;
+            }
+            continue;
+        }
+        const plan_vres *r = &va[g->argpos[i]];
+        if (r->t.kind == PV_NULL) {
+            continue;
+        }
+        uint32_t m = r->mask;
+        for (uint32_t k = 0; k < done; k++) {
+            uint32_t row = plan__batch_row(in, k);
+            if (plan__vres_is_null(r, row)) {
+                continue;
+            }
+            agg_state *st = &((agg_state *)pl[k])[i];
+            st->cnt++;
+            if (ag->kind == PLAN_AGG_COUNT) {
+                continue;
+            }
+            if (ag->vk == PV_DOUBLE) {
+                st->v.d += r->d[row & m];
+                continue;
+            }
+            __int128 d = r->t.kind == PV_DECIMAL ? r->dec[row & m] : (__int128)r->i[row & m];
+            __int128 sum = st->v.dec + d;
+            if (sum >= lim || sum <= -lim) {
+                if (k < bad_k || (k == bad_k && i < bad_i)) {
+                    bad_k = k;
+                    bad_i = i;
+                }
+                break; /* the statement fails: this aggregate's later rows do not matter */
+            }
+            st->v.dec = sum;
+        }
+    }
+    if (bad_k != UINT32_MAX) {
+        return db_error_set(err, ER_DATA_OUT_OF_RANGE, "DECIMAL",
+                            g->aggs[bad_i].kind == PLAN_AGG_SUM ? "sum" : "avg");
+    }
+    if (done < n) {
+        *err = gerr;
+        return DB_ERR;
+    }
+    return DB_OK;
+}
+
+/* Without keys (one group): fold the whole batch aggregate by aggregate, in tight loops, when
+ * every aggregate is COUNT(*), or COUNT(x) / SUM / AVG without DISTINCT over an argument
+ * agg_fast takes. Values are added in row order, so sums are the row path's; when a running
+ * DECIMAL sum would leave the range, the states are restored and false returned: the row
+ * path then folds the batch and fails at the row and aggregate it would fail at. */
+static bool
+hashagg_vec_nokeys(op_hashagg *g, const plan_batch *in, const plan_vres *va)
+{
+    agg_state *sts = plan__aht_payload(&g->ht, 0);
+    if (!fast_aggs_ok(g, va)) {
+        return false;
+    }
+    agg_state *saved = arena_alloc(g->base.ba, (g->naggs ? g->naggs : 1) * sizeof *saved);
+    memcpy(saved, sts, g->naggs * sizeof *saved);
+    uint32_t n = plan__batch_active(in);
+    const uint32_t *sel = in->sel;
+    const __int128 lim = (__int128)10000000000000000000ULL * 10000000000000000000ULL;
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        const plan_agg *ag = &g->aggs[i];
+        agg_state *st = &sts[i];
+        if (ag->kind == PLAN_AGG_COUNT_STAR) {
+            st->cnt += n;
+            continue;
+        }
+        const plan_vres *r = &va[g->argpos[i]];
+        if (r->t.kind == PV_NULL) {
+            continue;
+        }
+        uint32_t m = r->mask;
+        uint64_t cnt = 0;
+        if (ag->kind == PLAN_AGG_COUNT) {
+            for (uint32_t k = 0; k < n; k++) {
+                cnt += !plan__vres_is_null(r, sel ? sel[k] : k);
+            }
+        } else if (ag->vk == PV_DOUBLE) {
+            double sum = st->v.d;
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t row = sel ? sel[k] : k;
+                if (!plan__vres_is_null(r, row)) {
+                    sum += r->d[row & m];
+                    cnt++;
+                }
+            }
+            st->v.d = sum;
+        } else {
+            __int128 sum = st->v.dec;
+            bool is_dec = r->t.kind == PV_DECIMAL;
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t row = sel ? sel[k] : k;
+                if (plan__vres_is_null(r, row)) {
+                    continue;
+                }
+                sum += is_dec ? r->dec[row & m] : (__int128)r->i[row & m];
+                cnt++;
+                if (sum >= lim || sum <= -lim) {
+                    memcpy(sts, saved, g->naggs * sizeof *saved);
+                    return false;
+                }
+            }
+            st->v.dec = sum;
+        }
+        st->cnt += cnt;
+    }
+    return true;
+}
+
+/* Without keys (one group, entry 0): per DISTINCT aggregate whose arguments need no
+ * conversion, the DISTINCT-table hash of each active row's (group, arguments), computed as
+ * hashagg_row would; NULL when there are none (batch arena). */
+static uint64_t **
+hashagg_vec_dhash(op_hashagg *g, const plan_batch *in, const plan_vres *va)
+{
+    if (g->nkeys != 0) {
+        return NULL;
+    }
+    agg_state *sts = plan__aht_payload(&g->ht, 0);
+    uint32_t n = plan__batch_active(in);
+    uint64_t **dhv = NULL;
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        const plan_agg *ag = &g->aggs[i];
+        if (!ag->distinct || ag->kind == PLAN_AGG_COUNT_STAR) {
+            continue;
+        }
+        uint32_t na = agg_nargs(ag);
+        bool ok = true;
+        for (uint32_t j = 0; j < na; j++) {
+            const plan_vres *r = &va[g->argpos[i] + j];
+            const plan_expr *e = agg_arg(ag, j);
+            ok &= r->t.kind == PV_NULL || r->t.kind == e->vk || e->vk == PV_NULL;
+        }
+        if (!ok || (na == 1 && ik_intlike(agg_arg(ag, 0)->vk) && g->dik)) {
+            continue; /* conversions, or hashagg_row's set of seen values answers most rows */
+        }
+        if (!dhv) {
+            dhv = arena_calloc(g->base.ba, g->naggs, sizeof *dhv);
+        }
+        dhv[i] = arena_alloc(g->base.ba, (n ? n : 1) * sizeof **dhv);
+        g->dvals[0] = plan__v_int((int64_t)(intptr_t)&sts[i]);
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t row = plan__batch_row(in, k);
+            for (uint32_t j = 0; j < na; j++) {
+                plan__vres_get(&va[g->argpos[i] + j], row, &g->dvals[1 + j]);
+            }
+            dhv[i][k] = aht_hash(&g->dist[i], g->dvals);
+        }
+    }
+    return dhv;
+}
+
+/* Keys and arguments of batch in as vectors (batch arena); false: the row path does it. */
+static bool
+hashagg_vec_eval(op_hashagg *g, const plan_batch *in, plan_vres **vkp, plan_vres **vap)
+{
+    plan_op *op = &g->base;
+    plan_vres *vk = arena_alloc(op->ba, (g->nkeys + 1) * sizeof *vk);
+    plan_vres *va = arena_alloc(op->ba, (g->nargs_all + 1) * sizeof *va);
+    for (uint32_t k = 0; k < g->nkeys; k++) {
+        if (!plan__vec_eval(op->cx, op->ba, g->keys[k], in, NULL, 0, &vk[k])) {
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        const plan_agg *ag = &g->aggs[i];
+        uint32_t na = ag->kind == PLAN_AGG_COUNT_STAR ? 0 : agg_nargs(ag);
+        for (uint32_t j = 0; j < na; j++) {
+            if (!plan__vec_eval(op->cx, op->ba, agg_arg(ag, j), in, NULL, 0,
+                                &va[g->argpos[i] + j])) {
+                return false;
+            }
+        }
+    }
+    *vkp = vk;
+    *vap = va;
+    return true;
 }
 
 static int
@@ -1003,9 +1624,60 @@ hashagg_consume(op_hashagg *g, db_error *err)
         }
         arena_reset(op->ba);
         uint32_t n = plan__batch_active(in);
+        if (g->vec < 0) {
+            g->vec = hashagg_vec_ok(g); /* argpos in the statement arena */
+        }
         arena *stmt_a = cx->a;
         cx->a = op->ba;
         int rc = DB_OK;
+        plan_vres *vk = NULL, *va = NULL;
+        if (g->vec && hashagg_vec_eval(g, in, &vk, &va)) {
+            /* Hashes first, then probes with the slots and entries of the next rows already
+             * on their way into the cache (rows are still folded in order, as the row path). */
+            if (g->nkeys == 0 && hashagg_vec_nokeys(g, in, va)) {
+                n = 0; /* folded whole (no row can fail) */
+            }
+            bool ik = n && ik_usable(g, vk);
+            uint64_t *hv = n && !ik ? hashagg_vec_hash(g, in, vk) : NULL;
+            if (n && g->nkeys > 0) {
+                int krc = hashagg_vec_keyed(g, in, vk, va, ik, hv, err);
+                if (krc != DB_AGAIN) {
+                    rc = krc;
+                    n = 0; /* folded whole (or failed as the row path would) */
+                }
+            }
+            g->dhv = n ? hashagg_vec_dhash(g, in, va) : NULL;
+            for (uint32_t k = 0; k < n && rc == DB_OK; k++) {
+                if (hv && k + 16 < n) {
+                    aht_prefetch(&g->ht, hv[k + 16], false);
+                }
+                if (hv && k + 8 < n) {
+                    aht_prefetch(&g->ht, hv[k + 8], true);
+                }
+                for (uint32_t i = 0; g->dhv && i < g->naggs; i++) {
+                    if (g->dhv[i] && k + 16 < n) {
+                        aht_prefetch(&g->dist[i], g->dhv[i][k + 16], false);
+                    }
+                    if (g->dhv[i] && k + 8 < n) {
+                        aht_prefetch(&g->dist[i], g->dhv[i][k + 8], true);
+                    }
+                }
+                g->cur_k = k;
+                uint32_t row = plan__batch_row(in, k);
+                if (ik && !plan__vres_is_null(&vk[0], row)) {
+                    int64_t key = vk[0].i[row & vk[0].mask];
+                    void *pre = ik_find(&g->ik, key);
+                    rc = hashagg_row(g, vk, va, row, NULL, pre, err);
+                    if (rc == DB_OK && !pre) {
+                        ik_add(&g->ik, key, g->last_payload);
+                    }
+                    continue;
+                }
+                rc = hashagg_row(g, vk, va, row, hv ? &hv[k] : NULL, NULL, err);
+            }
+            g->dhv = NULL;
+            n = 0; /* done: no row-at-a-time pass */
+        }
         for (uint32_t k = 0; k < n && rc == DB_OK; k++) {
             uint32_t row = plan__batch_row(in, k);
             for (uint32_t c = 0; c < in->ncols; c++) {
@@ -1013,7 +1685,7 @@ hashagg_consume(op_hashagg *g, db_error *err)
             }
             cx->row = g->vals;
             cx->nrow = in->ncols;
-            rc = hashagg_row(g, err);
+            rc = hashagg_row(g, NULL, NULL, row, NULL, NULL, err);
         }
         cx->row = NULL;
         cx->a = stmt_a;
@@ -1171,10 +1843,10 @@ hashagg_mem_used(const plan_op *op)
     if (!g->has_ht) {
         return 0;
     }
-    size_t n = aht_bytes(&g->ht);
+    size_t n = aht_bytes(&g->ht) + (size_t)g->ik.cap * sizeof(ikey_slot);
     for (uint32_t i = 0; i < g->naggs; i++) {
         if (g->aggs[i].distinct) {
-            n += aht_bytes(&g->dist[i]);
+            n += aht_bytes(&g->dist[i]) + (g->dik ? (size_t)g->dik[i].cap * sizeof(ikey_slot) : 0);
         }
     }
     return n;
@@ -1186,6 +1858,7 @@ plan__op_hashagg(plan_ectx *cx, plan_op *child, plan_expr *const *keys, uint32_t
 {
     op_hashagg *g = arena_calloc(cx->a, 1, sizeof *g);
     g->base.cx = cx;
+    g->vec = -1;
     g->base.child = child;
     g->base.cap = child->cap;
     g->base.open = hashagg_open;

@@ -3,7 +3,7 @@
  * become typed constants, names are resolved (bound columns, system variables, user variables,
  * functions), and every node gets its MySQL result type and evaluation function.
  * See README.md §Expressions. */
-#include "planner/plan_int.h"
+#include "planner/plan_exec_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -147,6 +147,12 @@ eval_column(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     DB_ASSERT(cx->row && (size_t)e->slot < cx->nrow);
     *out = cx->row[e->slot];
     return DB_OK;
+}
+
+int
+plan__expr_leaf(const plan_expr *e)
+{
+    return e->eval == eval_column ? 1 : (e->eval == eval_const ? 2 : 0);
 }
 
 static int

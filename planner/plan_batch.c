@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0
  * plan_batch.c: the executor core. Batches of typed column vectors with null bitmaps and an
  * optional selection vector, and the volcano operators over them: materialized-row scan,
- * filter, project, sort, limit (aggregation: plan_agg.c). Expressions are evaluated one row at
- * a time with plan__eval inside the operators; the operator interfaces are batch-based so a
- * vectorized evaluator can replace the inner loops. See README.md §Executor. */
+ * filter, project, sort, limit (aggregation: plan_agg.c). Filter and project evaluate their
+ * expressions a batch at a time (plan_vector.c) when they can, else one row at a time with
+ * plan__eval (the reference semantics). See README.md §Executor. */
 #include "planner/plan_exec_int.h"
 
 #include <stdlib.h>
@@ -359,6 +359,7 @@ typedef struct op_filter {
     plan_op base;
     const plan_expr *pred;
     plan_value *vals; /* one row of the child's columns */
+    int vec;          /* -1 unknown; 1: pred is vectorizable (plan__vec_supported) */
 } op_filter;
 
 static int filter_next(plan_op *op, plan_batch **out, db_error *err);
@@ -386,6 +387,14 @@ filter_next(plan_op *op, plan_batch **out, db_error *err)
         arena *stmt_a = cx->a;
         cx->a = op->ba; /* expression scratch lives for this batch only */
         int rc = DB_OK;
+        if (f->vec < 0) {
+            f->vec = plan__vec_supported(f->pred, op->child->types, op->child->ncols);
+        }
+        uint32_t *vsel;
+        if (f->vec && plan__vec_filter(cx, op->ba, f->pred, in, &vsel, &nsel)) {
+            sel = vsel;
+            n = 0; /* done: no row-at-a-time pass */
+        }
         for (uint32_t k = 0; k < n && rc == DB_OK; k++) {
             uint32_t row = plan__batch_row(in, k);
             row_values(op, in, row, f->vals);
@@ -429,6 +438,7 @@ plan__op_filter(plan_ectx *cx, plan_op *child, const plan_expr *pred)
     f->base.ncols = child->ncols;
     f->base.types = child->types;
     f->pred = pred;
+    f->vec = -1;
     f->vals = arena_calloc(cx->a, child->ncols ? child->ncols : 1, sizeof(plan_value));
     return &f->base;
 }
@@ -440,10 +450,12 @@ typedef struct op_project {
     plan_expr *const *exprs;
     plan_value *vals;
     plan_batch *out;
+    int vec; /* -1 unknown; 1: every expression is vectorizable (plan__vec_supported) */
 } op_project;
 
 static int project_open(plan_op *op, db_error *err);
 static int project_next(plan_op *op, plan_batch **out, db_error *err);
+static int project_vec(op_project *p, const plan_batch *in, plan_batch *b, db_error *err);
 
 static int
 project_open(plan_op *op, db_error *err)
@@ -453,6 +465,53 @@ project_open(plan_op *op, db_error *err)
         p->out = plan__batch_new(op->cx->a, op->types, op->ncols, op->cap);
     }
     return op_open_base(op, err);
+}
+
+/* project_next over whole vectors: DB_OK (b filled), DB_ERR, or DB_AGAIN when the row path
+ * must do this batch (plan__vec_eval declined). */
+static int
+project_vec(op_project *p, const plan_batch *in, plan_batch *b, db_error *err)
+{
+    plan_op *op = &p->base;
+    plan_ectx *cx = op->cx;
+    uint32_t n = plan__batch_active(in);
+    plan_vres *rs = arena_alloc(op->ba, (op->ncols ? op->ncols : 1) * sizeof *rs);
+    for (uint32_t c = 0; c < op->ncols; c++) {
+        if (!plan__vec_eval(cx, op->ba, p->exprs[c], in, NULL, 0, &rs[c])) {
+            return DB_AGAIN;
+        }
+    }
+    for (uint32_t c = 0; c < op->ncols; c++) {
+        const plan_vres *r = &rs[c];
+        const plan_vec *v = &b->cols[c];
+        bool same = r->t.kind == v->t.kind &&
+                    (r->t.kind != PV_INT || r->t.is_unsigned == v->t.is_unsigned) &&
+                    (r->t.kind != PV_DECIMAL || r->t.scale == v->t.scale);
+        if (!same && r->t.kind != PV_NULL) {
+            p->vec = 0; /* a conversion (plan__batch_set): the row path, from now on */
+            return DB_AGAIN;
+        }
+    }
+    (void)err;
+    for (uint32_t c = 0; c < op->ncols; c++) {
+        const plan_vres *r = &rs[c];
+        plan_vec *v = &b->cols[c];
+        size_t es = r->t.kind == PV_DOUBLE    ? sizeof(double)
+                    : r->t.kind == PV_DECIMAL ? sizeof(__int128)
+                    : r->t.kind == PV_STRING  ? sizeof(plan_strv)
+                                              : sizeof(int64_t);
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t row = plan__batch_row(in, k);
+            if (plan__vres_is_null(r, row)) {
+                v->nulls[k >> 3] |= (uint8_t)(1u << (k & 7));
+            } else {
+                memcpy((char *)v->i + (size_t)k * es,
+                       (const char *)r->p + (size_t)(row & r->mask) * es, es);
+            }
+        }
+    }
+    b->nrows = n;
+    return DB_OK;
 }
 
 /* A dense output batch: one row per active input row, the expressions evaluated left to
@@ -478,6 +537,24 @@ project_next(plan_op *op, plan_batch **out, db_error *err)
     arena *stmt_a = cx->a;
     cx->a = op->ba;
     int rc = DB_OK;
+    if (p->vec < 0) {
+        p->vec = 1;
+        for (uint32_t c = 0; c < op->ncols; c++) {
+            p->vec &= plan__vec_supported(p->exprs[c], op->child->types, op->child->ncols);
+        }
+    }
+    if (p->vec) {
+        rc = project_vec(p, in, b, err);
+        if (rc == DB_OK) {
+            n = 0; /* done: no row-at-a-time pass */
+        } else if (rc == DB_ERR) {
+            cx->a = stmt_a;
+            return DB_ERR;
+        } else {
+            plan__batch_clear(b); /* the row path redoes this batch */
+            rc = DB_OK;
+        }
+    }
     for (uint32_t k = 0; k < n && rc == DB_OK; k++) {
         row_values(op, in, plan__batch_row(in, k), p->vals);
         cx->row = p->vals;
@@ -535,6 +612,7 @@ plan__op_project(plan_ectx *cx, plan_op *child, plan_expr *const *exprs, uint32_
         p->base.types[i] = plan__vtype_of(exprs[i]);
     }
     p->exprs = exprs;
+    p->vec = -1;
     p->vals = arena_calloc(cx->a, child->ncols ? child->ncols : 1, sizeof(plan_value));
     return &p->base;
 }
@@ -554,6 +632,7 @@ typedef struct op_sort {
     plan_batch *out;
     uint64_t keep;    /* TopN: only the first keep rows are wanted (0 = all) */
     plan_value *kbuf; /* TopN: keep rows of scratch, allocated once */
+    bool has_bound;   /* TopN: rows[0, keep) are the best keep rows so far, sorted */
 } op_sort;
 
 static int sort_open(plan_op *op, db_error *err);
@@ -561,6 +640,7 @@ static int sort_next(plan_op *op, plan_batch **out, db_error *err);
 static int sort_consume(op_sort *s, db_error *err);
 static int sort_cmp(op_sort *s, uint32_t a, uint32_t b);
 static void merge_sort(op_sort *s, uint32_t *v, uint32_t *tmp, size_t n);
+static void topn_filter(op_sort *s, plan_batch *in);
 
 static int
 sort_open(plan_op *op, db_error *err)
@@ -572,6 +652,7 @@ sort_open(plan_op *op, db_error *err)
     s->nrows = 0;
     s->pos = 0;
     s->sorted = false;
+    s->has_bound = false;
     return op_open_base(op, err);
 }
 
@@ -666,6 +747,86 @@ plan__rows_append(arena *a, plan_value **rows, size_t *nrows, size_t *cap, uint3
 
 /* Pull every child batch and copy its active rows (string bytes too: the child's batch arena
  * is reset at its next call) into the statement arena. */
+/* TopN: narrow in's selection to the rows that sort strictly before row s->keep - 1 of
+ * s->rows (sorted and kept by topn_prune), by the keys as sort_cmp compares them. */
+static void
+topn_filter(op_sort *s, plan_batch *in)
+{
+    plan_op *op = &s->base;
+    uint32_t nc = op->ncols;
+    const plan_value *bound = &s->rows[(size_t)(s->keep - 1) * nc];
+    uint32_t n = plan__batch_active(in);
+    uint32_t *sel = arena_alloc(op->ba, (n ? n : 1) * sizeof *sel);
+    uint32_t m = 0;
+    arena *stmt_a = op->cx->a;
+    op->cx->a = op->ba;
+    /* The first key, when its column and the bound are of one kind plan__compare compares
+     * directly: a tight loop; the other rows (NULLs, ties) take the general one below. */
+    const plan_sort_key *k0 = &s->keys[0];
+    const plan_vec *v0 = &in->cols[k0->col];
+    const plan_value *y0 = &bound[k0->col];
+    plan_vkind vk0 = v0->t.kind;
+    bool temporal = vk0 == PV_DATE || vk0 == PV_DATETIME || vk0 == PV_TIME;
+    bool fast =
+            s->nkeys >= 1 && y0->kind == (uint8_t)vk0 &&
+            ((k0->mode == PLAN_CMP_INT && vk0 == PV_INT) ||
+             (k0->mode == PLAN_CMP_UINT && vk0 == PV_INT && v0->t.is_unsigned && y0->is_unsigned) ||
+             (k0->mode == PLAN_CMP_DECIMAL && vk0 == PV_DECIMAL && v0->t.scale == y0->scale) ||
+             (k0->mode == PLAN_CMP_DOUBLE && vk0 == PV_DOUBLE) ||
+             (k0->mode == PLAN_CMP_DATETIME && temporal));
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t row = plan__batch_row(in, k);
+        int c = 0;
+        if (fast && !plan__vec_is_null(v0, row)) {
+            switch (vk0) {
+            case PV_DECIMAL:
+                c = v0->dec[row] < y0->dec ? -1 : v0->dec[row] > y0->dec;
+                break;
+            case PV_DOUBLE:
+                c = v0->d[row] < y0->d ? -1 : v0->d[row] > y0->d;
+                break;
+            default:
+                if (k0->mode == PLAN_CMP_UINT) {
+                    uint64_t a = (uint64_t)v0->i[row], b = y0->u;
+                    c = a < b ? -1 : a > b;
+                } else {
+                    c = v0->i[row] < y0->i ? -1 : v0->i[row] > y0->i;
+                }
+                break;
+            }
+            if (c != 0) {
+                c = k0->desc ? -c : c;
+                sel[m] = row;
+                m += c < 0;
+                continue;
+            }
+        }
+        for (uint32_t j = 0; j < s->nkeys && c == 0; j++) {
+            const plan_sort_key *key = &s->keys[j];
+            plan_value x;
+            plan__batch_get(in, key->col, row, &x);
+            const plan_value *y = &bound[key->col];
+            if (x.kind == PV_NULL || y->kind == PV_NULL) {
+                c = (x.kind != PV_NULL) - (y->kind != PV_NULL);
+                if (key->nulls && c != 0) {
+                    c = key->nulls == 1 ? c : -c;
+                    break;
+                }
+            } else {
+                c = plan__compare(op->cx, key->mode, &x, y);
+            }
+            if (c != 0 && key->desc) {
+                c = -c;
+            }
+        }
+        sel[m] = row;
+        m += c < 0;
+    }
+    op->cx->a = stmt_a;
+    in->sel = sel;
+    in->nsel = m;
+}
+
 /* TopN: stably sort the rows gathered so far and keep the first s->keep of them (the rest can
  * never reach the output: a stable sort of everything would put them after those). */
 static void
@@ -692,6 +853,7 @@ topn_prune(op_sort *s)
     }
     memcpy(s->rows, s->kbuf, keep * nc * sizeof *s->rows); /* the kept rows move to the front */
     s->nrows = keep;
+    s->has_bound = keep > 0 && keep == s->keep;
     arena_reset(op->ba);
 }
 
@@ -709,7 +871,17 @@ sort_consume(op_sort *s, db_error *err)
         if (!in) {
             break;
         }
-        plan__rows_append(a, &s->rows, &s->nrows, &s->cap_rows, nc, in);
+        if (s->has_bound) {
+            /* TopN with a full set: only rows sorting before the current last kept one can
+             * still be output (a row equal to it comes after it: the sort is stable). */
+            uint32_t *saved = in->sel, nsaved = in->nsel;
+            topn_filter(s, in);
+            plan__rows_append(a, &s->rows, &s->nrows, &s->cap_rows, nc, in);
+            in->sel = saved;
+            in->nsel = nsaved;
+        } else {
+            plan__rows_append(a, &s->rows, &s->nrows, &s->cap_rows, nc, in);
+        }
         if (s->keep > 0 && s->nrows >= 2 * s->keep + 4096) {
             topn_prune(s); /* ORDER BY ... LIMIT: keep only the rows that can still be output */
         }

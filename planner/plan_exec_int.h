@@ -86,6 +86,70 @@ int plan__batch_set(plan_ectx *cx, plan_batch *b, uint32_t col, uint32_t row, co
 plan_vtype plan__vtype_of(const plan_expr *e);
 
 /* ======================================================================================
+ * Vectorized expression evaluation (plan_vector.c). See README.md §Executor (vectorized
+ * expressions).
+ * ====================================================================================== */
+
+/* Expression nodes the vector evaluator knows (plan__expr_vop, plan_expr.c). */
+typedef enum plan_vop {
+    PLAN_VOP_NONE, /* anything else: row path only */
+    PLAN_VOP_COLUMN,
+    PLAN_VOP_CONST,
+    PLAN_VOP_IDENT, /* unary +, parentheses: the argument's value */
+    PLAN_VOP_CMP,   /* = <=> <> < <= > >= */
+    PLAN_VOP_LOGIC, /* AND OR XOR */
+    PLAN_VOP_NOT,
+    PLAN_VOP_IS, /* IS [NOT] NULL / TRUE / FALSE */
+    PLAN_VOP_BETWEEN,
+    PLAN_VOP_IN,    /* x [NOT] IN (list) */
+    PLAN_VOP_ARITH, /* + - * */
+    PLAN_VOP_NEG,   /* unary - */
+} plan_vop;
+plan_vop plan__expr_vop(const plan_expr *e);
+/* plan_analyze.c: 1 for a column reference (eval reads cx->row[e->slot]), 2 for a constant
+ * (e->lit), 0 otherwise. */
+int plan__expr_leaf(const plan_expr *e);
+
+/* An expression's values over a batch's active rows: element (row & mask) of the storage
+ * (mask 0: a constant, element 0 for every row); rows outside the selection are undefined. */
+typedef struct plan_vres {
+    plan_vtype t; /* PV_NULL: every row NULL */
+    union {
+        int64_t *i;
+        double *d;
+        __int128 *dec;
+        plan_strv *s;
+        void *p;
+    };
+    const uint8_t *nulls; /* bit set = NULL; NULL = no NULLs */
+    uint32_t mask;
+} plan_vres;
+
+static inline bool
+plan__vres_is_null(const plan_vres *r, uint32_t row)
+{
+    row &= r->mask;
+    return r->t.kind == PV_NULL || (r->nulls && (r->nulls[row >> 3] >> (row & 7)) & 1);
+}
+/* Row `row` of r as a value (strings point at r's bytes). */
+void plan__vres_get(const plan_vres *r, uint32_t row, plan_value *out);
+/* Whether e can be evaluated by plan__vec_eval over a batch of columns types[0..ncols)
+ * without side effects (warnings, variables): true for column references, constants and
+ * comparisons, BETWEEN, IN, AND / OR / XOR / NOT, IS, + - * and unary - over them (numeric
+ * and temporal kinds). */
+bool plan__vec_supported(const plan_expr *e, const plan_vtype *types, uint32_t ncols);
+/* e over the rows sel[0..n) of b (sel NULL: the active rows of b), scratch in a (the batch
+ * arena; cx->a must be a batch arena too). False when the row path must evaluate this batch
+ * instead: an unexpected kind, or a row whose row-path evaluation fails (overflow), so the
+ * row path reports exactly its own error. Results equal plan__eval's, row by row. */
+bool plan__vec_eval(plan_ectx *cx, arena *a, const plan_expr *e, const plan_batch *b,
+                    const uint32_t *sel, uint32_t n, plan_vres *out);
+/* The active rows of b for which pred is TRUE, ascending, into *sel (in a) / *nsel; false as
+ * plan__vec_eval. */
+bool plan__vec_filter(plan_ectx *cx, arena *a, const plan_expr *pred, const plan_batch *b,
+                      uint32_t **sel, uint32_t *nsel);
+
+/* ======================================================================================
  * Operators (plan_batch.c). See README.md §Operator contracts.
  * ====================================================================================== */
 
@@ -265,7 +329,9 @@ typedef struct plan_aht {
     locale_t loc;    /* case folding of ci strings */
     size_t payload;  /* bytes per entry after the keys */
     size_t limit;    /* bytes (arena + arrays) before ER_AGG_MEMORY_LIMIT */
-    uint32_t *slots; /* nslots: 0 = empty, else entry number + 1 (heap) */
+    uint64_t *slots; /* nslots: 0 = empty, else entry number + 1 in the low 32 bits and the
+                        entry's hash >> 32 in the high ones (probes skip other hashes without
+                        touching the entry) (heap) */
     uint32_t nslots;
     void **entries; /* n entries in insertion order (heap) */
     uint32_t n, cap;

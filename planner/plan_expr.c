@@ -2,7 +2,7 @@
  * plan_expr.c: typing and evaluation of operators (arithmetic, comparison, logic, bit ops,
  * IS / BETWEEN / IN / LIKE, CASE, CAST, CONVERT ... USING, COLLATE) with MySQL semantics.
  * Evaluation is one row at a time for now. See README.md §Expressions. */
-#include "planner/plan_int.h"
+#include "planner/plan_exec_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1444,4 +1444,41 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
     default:
         return db_error_set(err, ER_NOT_SUPPORTED_YET, "this expression");
     }
+}
+
+plan_vop
+plan__expr_vop(const plan_expr *e)
+{
+    int leaf = plan__expr_leaf(e);
+    if (leaf) {
+        return leaf == 1 ? PLAN_VOP_COLUMN : PLAN_VOP_CONST;
+    }
+    if (e->eval == eval_ident) {
+        return PLAN_VOP_IDENT;
+    }
+    if (e->eval == eval_cmp) {
+        return PLAN_VOP_CMP;
+    }
+    if (e->eval == eval_logic) {
+        return PLAN_VOP_LOGIC;
+    }
+    if (e->eval == eval_not) {
+        return PLAN_VOP_NOT;
+    }
+    if (e->eval == eval_is) {
+        return PLAN_VOP_IS;
+    }
+    if (e->eval == eval_between) {
+        return PLAN_VOP_BETWEEN;
+    }
+    if (e->eval == eval_in) {
+        return PLAN_VOP_IN;
+    }
+    if (e->eval == eval_neg) {
+        return PLAN_VOP_NEG;
+    }
+    if (e->eval == eval_arith && (e->op == TK_PLUS || e->op == TK_MINUS || e->op == TK_STAR)) {
+        return PLAN_VOP_ARITH;
+    }
+    return PLAN_VOP_NONE;
 }
