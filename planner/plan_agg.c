@@ -105,7 +105,7 @@ aht_hash(plan_aht *h, const plan_value *keys)
                     h->fold_cap = 2 * len < 64 ? 64 : 2 * len;
                     h->fold = mem_realloc(h->fold, h->fold_cap);
                 }
-                len = plan__case_map(h->loc, true, s, len, h->fold);
+                len = plan__ci_fold(h->loc, s, len, h->fold);
                 s = h->fold;
             }
             hv = XXH3_64bits_withSeed(s, len, hv ^ 0x5bd1e995u);

@@ -122,6 +122,52 @@ map_char(locale_t loc, bool upper, uint32_t cp)
     return (uint32_t)m;
 }
 
+#include "planner/plan_ci_fold.h"
+
+/* The general_ci weight of one code point: an accented Latin letter weighs as its base letter
+ * (plan_ci_fold.h), any other character as its upper case. */
+static uint32_t
+ci_weight(locale_t loc, uint32_t cp)
+{
+    if (cp >= 0xC0 && cp < 0x250) {
+        size_t lo = 0, hi = sizeof ci_fold / sizeof ci_fold[0];
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ci_fold[mid].cp < cp) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if (lo < sizeof ci_fold / sizeof ci_fold[0] && ci_fold[lo].cp == cp) {
+            return ci_fold[lo].weight;
+        }
+    }
+    return map_char(loc, true, cp);
+}
+
+size_t
+plan__ci_fold(locale_t loc, const char *s, size_t len, char *out)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, o = 0;
+    while (i < len) {
+        uint32_t cp;
+        size_t n = utf8_decode(p + i, len - i, &cp);
+        if (cp >= INVALID_BASE) {
+            out[o++] = s[i];
+        } else {
+            char enc[4];
+            size_t m = utf8_encode(ci_weight(loc, cp), enc);
+            DB_ASSERT(m <= 2 * n);
+            memcpy(out + o, enc, m);
+            o += m;
+        }
+        i += n;
+    }
+    return o;
+}
+
 size_t
 plan__case_map(locale_t loc, bool upper, const char *s, size_t len, char *out)
 {
@@ -160,9 +206,10 @@ plan__cmp_ci(locale_t loc, const char *a, size_t al, const char *b, size_t bl)
         uint32_t ca, cb;
         i += utf8_decode(x + i, al - i, &ca);
         j += utf8_decode(y + j, bl - j, &cb);
-        /* general_ci weighs a character by its upper case (so 'a' < '_', as MySQL). */
-        ca = map_char(loc, true, ca);
-        cb = map_char(loc, true, cb);
+        /* general_ci weighs a character by its upper case (so 'a' < '_', as MySQL), an
+         * accented Latin letter by its base letter ('é' = 'E'). */
+        ca = ci_weight(loc, ca);
+        cb = ci_weight(loc, cb);
         if (ca != cb) {
             return ca < cb ? -1 : 1;
         }

@@ -868,9 +868,14 @@ void plan__ctype_free(locale_t loc);
 /* Upper- (upper) or lower-case s[0..len) into out, which has room for 2 * len bytes; returns
  * the bytes written (a character's encoding may change length, e.g. U+023A -> U+2C65). */
 size_t plan__case_map(locale_t loc, bool upper, const char *s, size_t len, char *out);
-/* utf8mb4_general_ci-like comparison: characters compare by their upper case, trailing spaces
- * are ignored (PAD SPACE). Returns <0, 0, >0. */
+/* utf8mb4_general_ci-like comparison: characters compare by their weight (the upper case; an
+ * accented Latin letter's base letter), trailing spaces are ignored (PAD SPACE). Returns <0,
+ * 0, >0. */
 int plan__cmp_ci(locale_t loc, const char *a, size_t al, const char *b, size_t bl);
+/* s[0..len) with every character replaced by its general_ci weight (room for 2 * len bytes in
+ * out): strings equal under plan__cmp_ci (trailing spaces aside) fold to the same bytes, so
+ * hash tables key on this. Returns the bytes written. */
+size_t plan__ci_fold(locale_t loc, const char *s, size_t len, char *out);
 
 /* String form of any value (for string functions), in cx->a. Returns false for NULL. */
 bool plan__v_string(plan_ectx *cx, const plan_value *v, const char **s, size_t *len);

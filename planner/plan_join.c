@@ -114,7 +114,7 @@ plan__join_hash(plan_ectx *cx, plan_cmp_mode mode, const plan_value *v, char **f
                 *fold_cap = 2 * len < 64 ? 64 : 2 * len;
                 *fold = mem_realloc(*fold, *fold_cap);
             }
-            len = plan__case_map(cx->s->srv ? cx->s->srv->ctype : 0, true, s, len, *fold);
+            len = plan__ci_fold(cx->s->srv ? cx->s->srv->ctype : 0, s, len, *fold);
             s = *fold;
         }
         return XXH3_64bits_withSeed(s, len, seed ^ 0x5bd1e995u);
