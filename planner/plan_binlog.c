@@ -420,14 +420,7 @@ op_init(op_binlog *b, plan_ectx *cx, const plan_tbl *tb, uint32_t nbase, uint32_
 {
     b->tbl = tb;
     b->nbase = nbase;
-    b->defaults = arena_calloc(cx->a, tb->ncols ? tb->ncols : 1, sizeof *b->defaults);
-    for (uint32_t c = 0; c < tb->ncols; c++) {
-        const plan_tcol *tc = &tb->cols[c];
-        b->defaults[c] = plan__v_null();
-        if (tc->default_text && !tc->default_is_expr) {
-            b->defaults[c] = plan__v_str(tc->default_text, strlen(tc->default_text));
-        }
-    }
+    b->defaults = plan__tbl_defaults(cx, tb);
     plan_op *op = &b->base;
     op->open = binlog_open;
     op->next = binlog_next;
@@ -1185,14 +1178,7 @@ plan__op_time_travel(plan_ectx *cx, const plan_tbl *tb, uint64_t tso)
     for (uint32_t k = 0; k < tb->sc.nkeys; k++) {
         u->kidx[k] = k;
     }
-    u->defaults = arena_calloc(cx->a, tb->ncols ? tb->ncols : 1, sizeof *u->defaults);
-    for (uint32_t c = 0; c < tb->ncols; c++) {
-        const plan_tcol *tc = &tb->cols[c];
-        u->defaults[c] = plan__v_null();
-        if (tc->default_text && !tc->default_is_expr) {
-            u->defaults[c] = plan__v_str(tc->default_text, strlen(tc->default_text));
-        }
-    }
+    u->defaults = plan__tbl_defaults(cx, tb);
     plan_op *op = &u->base;
     op->open = undo_open;
     op->next = undo_next;

@@ -146,8 +146,12 @@ ci_weight(locale_t loc, uint32_t cp)
     return map_char(loc, true, cp);
 }
 
-size_t
-plan__ci_fold(locale_t loc, const char *s, size_t len, char *out)
+/* How map_text maps one character. */
+typedef enum text_map { TM_LOWER, TM_UPPER, TM_WEIGHT } text_map;
+
+/* s[0..len) with every character mapped (invalid bytes kept) into out (2 * len bytes). */
+static size_t
+map_text(locale_t loc, text_map how, const char *s, size_t len, char *out)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0, o = 0;
@@ -158,7 +162,10 @@ plan__ci_fold(locale_t loc, const char *s, size_t len, char *out)
             out[o++] = s[i];
         } else {
             char enc[4];
-            size_t m = utf8_encode(ci_weight(loc, cp), enc);
+            uint32_t m_cp =
+                    how == TM_WEIGHT ? ci_weight(loc, cp) : map_char(loc, how == TM_UPPER, cp);
+            size_t m = utf8_encode(m_cp, enc);
+            /* A character never grows by more than its own length (2 -> 3 bytes at most). */
             DB_ASSERT(m <= 2 * n);
             memcpy(out + o, enc, m);
             o += m;
@@ -169,26 +176,23 @@ plan__ci_fold(locale_t loc, const char *s, size_t len, char *out)
 }
 
 size_t
+plan__ci_fold(locale_t loc, const char *s, size_t len, char *out)
+{
+    return map_text(loc, TM_WEIGHT, s, len, out);
+}
+
+const char *
+plan__ci_fold_in(plan_ectx *cx, const char *s, size_t *len)
+{
+    char *out = arena_alloc(cx->a, 2 * *len + 1);
+    *len = plan__ci_fold(cx->s->srv ? cx->s->srv->ctype : (locale_t)0, s, *len, out);
+    return out;
+}
+
+size_t
 plan__case_map(locale_t loc, bool upper, const char *s, size_t len, char *out)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0, o = 0;
-    while (i < len) {
-        uint32_t cp;
-        size_t n = utf8_decode(p + i, len - i, &cp);
-        if (cp >= INVALID_BASE) {
-            out[o++] = s[i];
-        } else {
-            char enc[4];
-            size_t m = utf8_encode(map_char(loc, upper, cp), enc);
-            /* A character never grows by more than its own length (2 -> 3 bytes at most). */
-            DB_ASSERT(m <= 2 * n);
-            memcpy(out + o, enc, m);
-            o += m;
-        }
-        i += n;
-    }
-    return o;
+    return map_text(loc, upper ? TM_UPPER : TM_LOWER, s, len, out);
 }
 
 int

@@ -108,6 +108,10 @@ bool plan__scell_of(plan_ectx *cx, const plan_tcol *c, const plan_value *v, plan
 /* Order of two storage-form values of column c (NULL first). */
 int plan__scell_cmp(const plan_tcol *c, const plan_scell *a, const plan_scell *b);
 
+/* Per column of tb the value a row written before the column existed reads as: its constant
+ * default as text (the batch setter converts it), else NULL (statement arena). */
+plan_value *plan__tbl_defaults(plan_ectx *cx, const plan_tbl *tb);
+
 /* Resolve a FOR VERSION AS OF / FOR TIME AS OF clause to a TSO. */
 int plan__as_of_tso(plan_ectx *cx, const plan_ast *as_of, uint64_t *tso, db_error *err);
 

@@ -887,12 +887,8 @@ eval_like(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     if (ci) {
         /* general_ci: compare the weights (case and accents folded); '%', '_' and an ASCII
          * escape keep their meaning (each character folds to one character). */
-        locale_t loc = cx->s->srv ? cx->s->srv->ctype : (locale_t)0;
-        char *fx = arena_alloc(cx->a, 2 * xl + 1), *fp = arena_alloc(cx->a, 2 * pl + 1);
-        xl = plan__ci_fold(loc, xs, xl, fx);
-        pl = plan__ci_fold(loc, ps, pl, fp);
-        xs = fx;
-        ps = fp;
+        xs = plan__ci_fold_in(cx, xs, &xl);
+        ps = plan__ci_fold_in(cx, ps, &pl);
         if (esc >= 'a' && esc <= 'z') {
             esc = (char)(esc - 32);
         }

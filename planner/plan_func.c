@@ -620,12 +620,8 @@ ev_locate(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     }
     bool ci = !e->args[0]->t.is_binary && !e->args[1]->t.is_binary;
     if (ci) { /* general_ci weights: every character folds to one character */
-        locale_t loc = cx->s->srv ? cx->s->srv->ctype : (locale_t)0;
-        char *fs = arena_alloc(cx->a, 2 * len + 1), *fsub = arena_alloc(cx->a, 2 * sublen + 1);
-        len = plan__ci_fold(loc, s, len, fs);
-        sublen = plan__ci_fold(loc, sub, sublen, fsub);
-        s = fs;
-        sub = fsub;
+        s = plan__ci_fold_in(cx, s, &len);
+        sub = plan__ci_fold_in(cx, sub, &sublen);
         ci = false;
     }
     int64_t nch = (int64_t)plan__u8_chars(s, len);

@@ -876,6 +876,8 @@ int plan__cmp_ci(locale_t loc, const char *a, size_t al, const char *b, size_t b
  * out): strings equal under plan__cmp_ci (trailing spaces aside) fold to the same bytes, so
  * hash tables key on this. Returns the bytes written. */
 size_t plan__ci_fold(locale_t loc, const char *s, size_t len, char *out);
+/* plan__ci_fold of s[0..*len) into cx->a with the session's locale; *len gets the new length. */
+const char *plan__ci_fold_in(struct plan_ectx *cx, const char *s, size_t *len);
 
 /* String form of any value (for string functions), in cx->a. Returns false for NULL. */
 bool plan__v_string(plan_ectx *cx, const plan_value *v, const char **s, size_t *len);

@@ -171,15 +171,7 @@ tscan_open(plan_op *op, db_error *err)
         }
     }
     /* Defaults of columns a segment may lack (added by ALTER TABLE ADD COLUMN later). */
-    t->defaults = arena_calloc(cx->a, tb->ncols ? tb->ncols : 1, sizeof *t->defaults);
-    for (uint32_t c = 0; c < tb->ncols; c++) {
-        const plan_tcol *tc = &tb->cols[c];
-        t->defaults[c] = plan__v_null();
-        if (tc->default_text && !tc->default_is_expr) {
-            /* The batch setter converts the text to the column's kind. */
-            t->defaults[c] = plan__v_str(tc->default_text, strlen(tc->default_text));
-        }
-    }
+    t->defaults = plan__tbl_defaults(cx, tb);
     if (t->merge) {
         t->marena = arena_new(0);
         /* Only key-column ranges may prune: a key's rows share its key, not its values. */
@@ -738,6 +730,21 @@ plan__op_tscan(plan_ectx *cx, const plan_tbl *tbl, uint64_t as_of_tso, bool with
         t->base.types[tbl->ncols + c].kind = PV_INT;
     }
     return &t->base;
+}
+
+plan_value *
+plan__tbl_defaults(plan_ectx *cx, const plan_tbl *tb)
+{
+    plan_value *d = arena_calloc(cx->a, tb->ncols ? tb->ncols : 1, sizeof *d);
+    for (uint32_t c = 0; c < tb->ncols; c++) {
+        const plan_tcol *tc = &tb->cols[c];
+        d[c] = plan__v_null();
+        if (tc->default_text && !tc->default_is_expr) {
+            /* The batch setter converts the text to the column's kind. */
+            d[c] = plan__v_str(tc->default_text, strlen(tc->default_text));
+        }
+    }
+    return d;
 }
 
 /* ---- FOR VERSION AS OF / FOR TIME AS OF ---- */
