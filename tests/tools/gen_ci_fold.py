@@ -6,7 +6,8 @@ other project's tables: a Latin letter with diacritics (U+00C0..U+024F) whose ca
 decomposition starts with a base letter weighs as that base letter, upper-cased (e with acute
 = E, AE with macron = AE); SHARP S and LONG S weigh as S (MySQL's general_ci does the same).
 Every other character weighs as its upper case (plan_ctype.c). Run it from the repository
-root and commit the output: python3 tests/tools/gen_ci_fold.py > planner/plan_ci_fold.h
+root and commit the output:
+    python3 tests/tools/gen_ci_fold.py > planner/plan_ci_fold.h && clang-format -i planner/plan_ci_fold.h
 """
 import unicodedata
 
