@@ -752,6 +752,9 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     memset(out, 0, sizeof *out);
     *opp = NULL;
     const char *db = ref->db ? ref->db : cx->s->db;
+    if (db == NULL) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
     stream_info si;
     if (stream_find(cx, db, ref->name, &si) != 1) {
         return db_error_set(err, ER_NO_SUCH_TABLE, db, ref->name);

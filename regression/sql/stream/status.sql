@@ -28,3 +28,5 @@ SELECT STREAM_HAS_DATA('s_min');
 SHOW STREAM STATUS s_min;
 SELECT STREAM_HAS_DATA('no_such_stream');
 SHOW STREAM STATUS t;
+-- a qualified name of no stream
+SELECT STREAM_HAS_DATA(CONCAT(DATABASE(), '.no_such_stream'));
