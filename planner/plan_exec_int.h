@@ -483,6 +483,11 @@ void plan__rs_add(arena *a, plan_rowset *rs, const char *const *row);
 int plan__rs_send(plan_ectx *cx, plan_rowset *rs, const plan_stmt *st, size_t like_col,
                   const plan_sink *sink, db_error *err);
 
+/* plan_select.c: x's AND conjuncts appended to out[*n] (grown in cx->a); the AND of xs[0..n)
+ * (NULL for none), its text span from the first to the last. */
+void plan__conjuncts(plan_ectx *cx, const plan_ast *x, const plan_ast ***out, uint32_t *n,
+                     uint32_t *cap);
+plan_ast *plan__and_of(plan_ectx *cx, const plan_ast *const *xs, uint32_t n);
 /* plan_select.c: SELECT ... FROM table (the statement has tables). */
 /* plan__select_build with the typed visible select items too (plan_setop.c needs their
  * types); set operations and plain SELECTs alike. */

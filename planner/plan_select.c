@@ -1641,13 +1641,12 @@ check_ambig(plan_ectx *cx, const from_table *ft, const plan_stmt *st, const plan
     return DB_OK;
 }
 
-/* Flatten x's AND conjuncts into out[*n] (grown in cx->a). */
-static void
-conjuncts(plan_ectx *cx, const plan_ast *x, const plan_ast ***out, uint32_t *n, uint32_t *cap)
+void
+plan__conjuncts(plan_ectx *cx, const plan_ast *x, const plan_ast ***out, uint32_t *n, uint32_t *cap)
 {
     if (x->kind == PA_BINARY && (x->op == TK_AND || x->op == TK_ANDAND)) {
-        conjuncts(cx, x->args[0], out, n, cap);
-        conjuncts(cx, x->args[1], out, n, cap);
+        plan__conjuncts(cx, x->args[0], out, n, cap);
+        plan__conjuncts(cx, x->args[1], out, n, cap);
         return;
     }
     if (*n == *cap) {
@@ -1661,9 +1660,8 @@ conjuncts(plan_ectx *cx, const plan_ast *x, const plan_ast ***out, uint32_t *n, 
     (*out)[(*n)++] = x;
 }
 
-/* The AND of xs[0..n), or NULL. */
-static plan_ast *
-and_of(plan_ectx *cx, const plan_ast *const *xs, uint32_t n)
+plan_ast *
+plan__and_of(plan_ectx *cx, const plan_ast *const *xs, uint32_t n)
 {
     if (n == 0) {
         return NULL;
@@ -1877,7 +1875,7 @@ join_one(plan_ectx *cx, const plan_stmt *st, from_table *l, plan_op **lop, const
         }
         const plan_ast **cs = NULL;
         uint32_t nc = 0, capc = 0;
-        conjuncts(cx, ref->on, &cs, &nc, &capc);
+        plan__conjuncts(cx, ref->on, &cs, &nc, &capc);
         for (uint32_t i = 0; i < nc; i++) {
             const plan_ast *x = cs[i];
             if (x->kind == PA_BINARY && x->op == TK_EQ) {
@@ -1911,11 +1909,11 @@ join_one(plan_ectx *cx, const plan_stmt *st, from_table *l, plan_op **lop, const
                     }
                 }
             }
-            conjuncts(cx, x, &rest, &nrest, &caprest);
+            plan__conjuncts(cx, x, &rest, &nrest, &caprest);
         }
     }
     plan_expr *residual = NULL;
-    plan_ast *rast = and_of(cx, rest, nrest);
+    plan_ast *rast = plan__and_of(cx, rest, nrest);
     if (rast && plan__analyze(cx, rast, j.binds, n, "on clause", &residual, err) != DB_OK) {
         return DB_ERR;
     }
@@ -2073,7 +2071,7 @@ conjuncts_cat(plan_ectx *cx, const plan_ast ***out, uint32_t *n, uint32_t *cap,
               const plan_ast *const *xs, uint32_t nx)
 {
     for (uint32_t i = 0; i < nx; i++) {
-        conjuncts(cx, xs[i], out, n, cap);
+        plan__conjuncts(cx, xs[i], out, n, cap);
     }
 }
 
@@ -2119,7 +2117,7 @@ join_reorder(plan_ectx *cx, const plan_stmt *st, from_table *fts, plan_op **ops,
     uint32_t *scope = arena_calloc(cx->a, n, sizeof *scope); /* join i's conjuncts end here */
     for (uint32_t i = 1; i < n; i++) {
         if (refs[i].on) {
-            conjuncts(cx, refs[i].on, &cs, &nc, &capc);
+            plan__conjuncts(cx, refs[i].on, &cs, &nc, &capc);
         }
         scope[i] = nc;
     }
@@ -2186,7 +2184,7 @@ join_reorder(plan_ectx *cx, const plan_stmt *st, from_table *fts, plan_op **ops,
             }
         }
         plan_table_ref ref = refs[t];
-        ref.on = and_of(cx, jc, njc);
+        ref.on = plan__and_of(cx, jc, njc);
         ref.join = njc ? PLAN_JOIN_INNER : PLAN_JOIN_CROSS;
         off[t] = width;
         width += fts[t].ncols;
@@ -2255,7 +2253,7 @@ build_from(plan_ectx *cx, const plan_stmt *st, from_table *ft, plan_op **root,
     if (st->where && !has_agg(st->where)) {
         const plan_ast **cs = NULL, **keep = NULL;
         uint32_t nc = 0, capc = 0, nkeep = 0;
-        conjuncts(cx, st->where, &cs, &nc, &capc);
+        plan__conjuncts(cx, st->where, &cs, &nc, &capc);
         keep = arena_calloc(cx->a, nc, sizeof *keep);
         for (uint32_t i = 0; i < nc; i++) {
             int which = -1, maxt = -1;
@@ -2264,16 +2262,16 @@ build_from(plan_ectx *cx, const plan_stmt *st, from_table *ft, plan_op **root,
             if (ok && which == -2 && all_inner) {
                 /* Over several tables of inner joins only: part of the join that brings its
                  * last table in (an equality there becomes a hash key). */
-                conjuncts(cx, cs[i], &extra[maxt], &nextra[maxt], &capextra[maxt]);
+                plan__conjuncts(cx, cs[i], &extra[maxt], &nextra[maxt], &capextra[maxt]);
                 continue;
             }
             if (t < 0 || null_extended(st, (uint32_t)t)) {
                 keep[nkeep++] = cs[i];
                 continue;
             }
-            conjuncts(cx, cs[i], &pushed[t], &npushed[t], &cappushed[t]);
+            plan__conjuncts(cx, cs[i], &pushed[t], &npushed[t], &cappushed[t]);
         }
-        *where_rest = and_of(cx, keep, nkeep);
+        *where_rest = plan__and_of(cx, keep, nkeep);
     }
     /* ON conjuncts over one table (in the ON clause's scope: tables 0..i) filter that table's
      * input where that keeps the result: the joined table of an INNER or LEFT join (its rows
@@ -2286,7 +2284,7 @@ build_from(plan_ectx *cx, const plan_stmt *st, from_table *ft, plan_op **root,
         }
         const plan_ast **cs = NULL;
         uint32_t nc = 0, capc = 0;
-        conjuncts(cx, ref->on, &cs, &nc, &capc);
+        plan__conjuncts(cx, ref->on, &cs, &nc, &capc);
         bool inner = ref->join == PLAN_JOIN_CROSS || ref->join == PLAN_JOIN_INNER;
         for (uint32_t k = 0; k < nc; k++) {
             int which = -1, maxt = -1;
@@ -2295,9 +2293,9 @@ build_from(plan_ectx *cx, const plan_stmt *st, from_table *ft, plan_op **root,
                         (((uint32_t)which == i && (inner || ref->join == PLAN_JOIN_LEFT)) ||
                          ((uint32_t)which < i && inner && !null_extended(st, (uint32_t)which)));
             if (push) {
-                conjuncts(cx, cs[k], &pushed[which], &npushed[which], &cappushed[which]);
+                plan__conjuncts(cx, cs[k], &pushed[which], &npushed[which], &cappushed[which]);
             } else {
-                conjuncts(cx, cs[k], &on[i], &non[i], &capon[i]);
+                plan__conjuncts(cx, cs[k], &on[i], &non[i], &capon[i]);
             }
         }
     }
@@ -2305,7 +2303,7 @@ build_from(plan_ectx *cx, const plan_stmt *st, from_table *ft, plan_op **root,
         if (!npushed[t]) {
             continue;
         }
-        plan_ast *w = and_of(cx, pushed[t], npushed[t]);
+        plan_ast *w = plan__and_of(cx, pushed[t], npushed[t]);
         plan_expr *we;
         if (plan__analyze(cx, w, fts[t].binds, fts[t].ncols, "where clause", &we, err) != DB_OK) {
             return DB_ERR;
@@ -2331,7 +2329,7 @@ build_from(plan_ectx *cx, const plan_stmt *st, from_table *ft, plan_op **root,
             continue;
         }
         conjuncts_cat(cx, &on[i], &non[i], &capon[i], extra[i], nextra[i]);
-        refs[i].on = and_of(cx, on[i], non[i]);
+        refs[i].on = plan__and_of(cx, on[i], non[i]);
         if (nextra[i]) {
             refs[i].join = PLAN_JOIN_INNER;
         }

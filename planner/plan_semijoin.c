@@ -65,9 +65,6 @@ typedef struct op_semi {
 } op_semi;
 
 static bool has_call(const plan_ast *x);
-static void flatten(plan_ectx *cx, const plan_ast *x, const plan_ast ***out, uint32_t *n,
-                    uint32_t *cap);
-static plan_ast *and_of(plan_ectx *cx, const plan_ast *const *xs, uint32_t n);
 static int probe_inner(plan_ectx *cx, const plan_stmt *sub, const plan_ast *col);
 static sj_item *decorrelate(plan_ectx *cx, const plan_ast *c, const plan_bind_col *cols,
                             size_t ncols);
@@ -92,49 +89,6 @@ has_call(const plan_ast *x)
         }
     }
     return false;
-}
-
-/* x's AND conjuncts appended to out[*n] (grown in cx->a). */
-static void
-flatten(plan_ectx *cx, const plan_ast *x, const plan_ast ***out, uint32_t *n, uint32_t *cap)
-{
-    if (x->kind == PA_BINARY && (x->op == TK_AND || x->op == TK_ANDAND)) {
-        flatten(cx, x->args[0], out, n, cap);
-        flatten(cx, x->args[1], out, n, cap);
-        return;
-    }
-    if (*n == *cap) {
-        *cap = *cap ? *cap * 2 : 8;
-        const plan_ast **o = arena_alloc(cx->a, *cap * sizeof *o);
-        if (*n) {
-            memcpy(o, *out, *n * sizeof *o);
-        }
-        *out = o;
-    }
-    (*out)[(*n)++] = x;
-}
-
-/* The AND of xs[0..n), or NULL; its text span runs from the first to the last. */
-static plan_ast *
-and_of(plan_ectx *cx, const plan_ast *const *xs, uint32_t n)
-{
-    if (n == 0) {
-        return NULL;
-    }
-    plan_ast *acc = (plan_ast *)xs[0];
-    for (uint32_t i = 1; i < n; i++) {
-        plan_ast *a = arena_calloc(cx->a, 1, sizeof *a);
-        a->kind = PA_BINARY;
-        a->op = TK_AND;
-        a->nargs = 2;
-        a->args = arena_alloc(cx->a, 2 * sizeof(plan_ast *));
-        a->args[0] = acc;
-        a->args[1] = (plan_ast *)xs[i];
-        a->off = acc->off;
-        a->end = xs[i]->end;
-        acc = a;
-    }
-    return acc;
 }
 
 /* Does column reference col resolve among the FROM tables of sub alone (inner scope first,
@@ -217,7 +171,7 @@ decorrelate(plan_ectx *cx, const plan_ast *c, const plan_bind_col *cols, size_t 
     plan_expr **okeys = NULL;
     uint32_t nc = 0, capc = 0, nrest = 0, ncorr = 0;
     if (sub->where) {
-        flatten(cx, sub->where, &cs, &nc, &capc);
+        plan__conjuncts(cx, sub->where, &cs, &nc, &capc);
     }
     rest = arena_calloc(cx->a, nc + 1, sizeof *rest);
     icols = arena_calloc(cx->a, nc + 1, sizeof *icols);
@@ -253,7 +207,7 @@ decorrelate(plan_ectx *cx, const plan_ast *c, const plan_bind_col *cols, size_t 
     /* The subquery without them: select list [IN values,] inner key columns. */
     plan_stmt *q = arena_alloc(cx->a, sizeof *q);
     *q = *sub;
-    q->where = and_of(cx, rest, nrest);
+    q->where = plan__and_of(cx, rest, nrest);
     uint32_t off = nval;
     if (is_in || ncorr > 0) {
         q->nitems = off + ncorr;
@@ -309,7 +263,7 @@ plan__semi_split(plan_ectx *cx, const plan_ast **where, const plan_bind_col *col
 {
     const plan_ast **cs = NULL, **rest;
     uint32_t nc = 0, capc = 0, nrest = 0;
-    flatten(cx, *where, &cs, &nc, &capc);
+    plan__conjuncts(cx, *where, &cs, &nc, &capc);
     rest = arena_calloc(cx->a, nc, sizeof *rest);
     plan_semi *sj = NULL;
     for (uint32_t i = 0; i < nc; i++) {
@@ -329,7 +283,7 @@ plan__semi_split(plan_ectx *cx, const plan_ast **where, const plan_bind_col *col
         sj->last = it;
     }
     if (sj) {
-        *where = and_of(cx, rest, nrest);
+        *where = plan__and_of(cx, rest, nrest);
     }
     return sj;
 }

@@ -392,22 +392,32 @@ set_comment(cat_catalog *c, cat_db *db, cat_table *copy, void *arg, db_error *er
     return DB_OK;
 }
 
+/* ALTER / DROP STREAM's target: after priv on db.name, *k = stream_find's answer (1 a stream,
+ * 0 another object: "<db>.<name> is not STREAM", -1 nothing). */
+static int
+ddl_target(plan_ectx *cx, const plan_ddl *d, uint32_t priv, const char **db, int *k, db_error *err)
+{
+    *db = d->db ? d->db : cx->s->db;
+    if (*db == NULL) {
+        return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    if (plan__check_priv(cx, priv, *db, d->name, err) != DB_OK) {
+        return DB_ERR;
+    }
+    *k = stream_find(cx, *db, d->name, NULL);
+    return *k == 0 ? doris(cx, err, "%s.%s is not STREAM", *db, d->name) : DB_OK;
+}
+
 static int
 exec_alter(plan_ectx *cx, plan_ddl *d, db_error *err)
 {
-    const char *db = d->db ? d->db : cx->s->db;
-    if (db == NULL) {
-        return db_error_set(err, ER_NO_DB_ERROR);
-    }
-    if (plan__check_priv(cx, CAT_PRIV_ALTER, db, d->name, err) != DB_OK) {
+    const char *db;
+    int k;
+    if (ddl_target(cx, d, CAT_PRIV_ALTER, &db, &k, err) != DB_OK) {
         return DB_ERR;
     }
-    int k = stream_find(cx, db, d->name, NULL);
     if (k < 0) {
         return doris(cx, err, "Unknown table '%s' in %s", d->name, db);
-    }
-    if (k == 0) {
-        return doris(cx, err, "%s.%s is not STREAM", db, d->name);
     }
     const char *comment = d->req.comment ? d->req.comment : "";
     return cat_meta_alter_table(cx->s->srv->meta, db, d->name, set_comment, (void *)comment, err);
@@ -416,19 +426,13 @@ exec_alter(plan_ectx *cx, plan_ddl *d, db_error *err)
 static int
 exec_drop(plan_ectx *cx, plan_ddl *d, db_error *err)
 {
-    const char *db = d->db ? d->db : cx->s->db;
-    if (db == NULL) {
-        return db_error_set(err, ER_NO_DB_ERROR);
-    }
-    if (plan__check_priv(cx, CAT_PRIV_DROP, db, d->name, err) != DB_OK) {
+    const char *db;
+    int k;
+    if (ddl_target(cx, d, CAT_PRIV_DROP, &db, &k, err) != DB_OK) {
         return DB_ERR;
     }
-    int k = stream_find(cx, db, d->name, NULL);
     if (k < 0) {
         return d->if_exists ? DB_OK : db_error_set(err, ER_UNKNOWN_TABLE_IN, d->name, db);
-    }
-    if (k == 0) {
-        return doris(cx, err, "%s.%s is not STREAM", db, d->name);
     }
     /* Offsets stay in stream/ until its garbage collection drops them; the id is never reused,
      * so a new stream of the same name starts fresh. */
