@@ -510,15 +510,5 @@ plan_semi *plan__semi_split(plan_ectx *cx, const plan_ast **where, const plan_bi
                             size_t ncols);
 /* root under the semi / anti joins of sj (root's columns, fewer rows). */
 plan_op *plan__semi_apply(plan_ectx *cx, plan_op *root, const plan_semi *sj);
-/* plan_semijoin.c: the top-level AND conjuncts of *where that are [NOT] EXISTS / [NOT] IN
- * subqueries correlated only by inner.col = outer.col equalities (or uncorrelated), planned
- * as semi / anti joins over a row bound by cols; *where keeps the other conjuncts (NULL when
- * none). NULL when there are none (then *where is unchanged). Never fails: a conjunct it
- * cannot plan stays in *where for plan_subquery.c. */
-typedef struct plan_semi plan_semi;
-plan_semi *plan__semi_split(plan_ectx *cx, const plan_ast **where, const plan_bind_col *cols,
-                            size_t ncols);
-/* root under the semi / anti joins of sj (root's columns, fewer rows). */
-plan_op *plan__semi_apply(plan_ectx *cx, plan_op *root, const plan_semi *sj);
 
 #endif /* PLANNER_PLAN_EXEC_INT_H */
