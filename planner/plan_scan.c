@@ -37,7 +37,9 @@ typedef struct op_tscan {
     uint64_t meta_left;
     stor_scan *scan;
     plan_batch *out;
-    arena *sa;            /* storage batch arena, reset per batch */
+    void **own; /* per out column: its own value array; convert may point the column at the
+                   storage batch's values instead (no copy) until the next batch */
+    arena *sa;  /* storage batch arena, reset per batch */
     plan_value *defaults; /* per column: value for segments without it */
     stor_range *ranges;   /* pruning ranges from the WHERE clause (plan__tscan_prune) */
     uint32_t nranges;
@@ -189,16 +191,32 @@ tscan_open(plan_op *op, db_error *err)
     uint32_t extra = t->with_loc ? 4 : 0;
     plan_vtype *types = op->types;
     t->out = plan__batch_new(cx->a, types, tb->ncols + extra, op->cap);
+    t->own = arena_alloc(cx->a, (size_t)(tb->ncols + extra + 1) * sizeof *t->own);
+    for (uint32_t c = 0; c < tb->ncols + extra; c++) {
+        t->own[c] = t->out->cols[c].i;
+    }
     (void)err;
     return DB_OK;
 }
 
-/* Convert one storage batch into t->out (all rows; the delete-sign filter uses a selection). */
+/* Point every column of t->out back at its own values (before anything writes into them). */
+static void
+own_cols(op_tscan *t)
+{
+    for (uint32_t c = 0; c < t->out->ncols; c++) {
+        t->out->cols[c].i = t->own[c];
+    }
+}
+
+/* Convert one storage batch into t->out (all rows; the delete-sign filter uses a selection).
+ * Integer, DATETIME, DOUBLE and DECIMAL columns share the storage batch's arrays (t->sa,
+ * reset only by the next storage read); the other kinds are converted into t->out's own. */
 static int
 convert(op_tscan *t, const stor_scan_batch *sb, db_error *err)
 {
     const plan_tbl *tb = t->tbl;
     plan_batch *b = t->out;
+    own_cols(t);
     plan__batch_clear(b);
     uint32_t n = sb->n;
     for (uint32_t c = 0; c < tb->ncols; c++) {
@@ -224,22 +242,21 @@ convert(op_tscan *t, const stor_scan_batch *sb, db_error *err)
             }
             continue;
         }
-        for (uint32_t r = 0; r < n; r++) {
-            if (stor_vec_is_null(sv, r)) {
-                pv->nulls[r >> 3] |= (uint8_t)(1u << (r & 7));
+        if (sv->nulls != NULL) { /* same bit layout; pv->nulls was cleared */
+            memcpy(pv->nulls, sv->nulls, (size_t)(n + 7) / 8);
+            if (n % 8 != 0) {
+                pv->nulls[n / 8] &= (uint8_t)((1u << (n % 8)) - 1);
             }
         }
         switch (tc->vk) {
         case PV_INT:
-            memcpy(pv->i, sv->i64, (size_t)n * sizeof(int64_t));
+        case PV_DATETIME:
+            pv->i = sv->i64; /* lives in t->sa until the next batch */
             break;
         case PV_DATE:
             for (uint32_t r = 0; r < n; r++) {
                 pv->i[r] = sv->i64[r] * INT64_C(86400000000);
             }
-            break;
-        case PV_DATETIME:
-            memcpy(pv->i, sv->i64, (size_t)n * sizeof(int64_t));
             break;
         case PV_DOUBLE:
             if (tc->type.id == CAT_T_FLOAT) {
@@ -247,11 +264,11 @@ convert(op_tscan *t, const stor_scan_batch *sb, db_error *err)
                     pv->d[r] = float_shortest(sv->f64[r]);
                 }
             } else {
-                memcpy(pv->d, sv->f64, (size_t)n * sizeof(double));
+                pv->d = sv->f64;
             }
             break;
         case PV_DECIMAL:
-            memcpy(pv->dec, sv->i128, (size_t)n * sizeof(__int128));
+            pv->dec = sv->i128;
             break;
         case PV_STRING:
             for (uint32_t r = 0; r < n; r++) {
@@ -456,6 +473,7 @@ merge_emit(op_tscan *t, db_error *err)
 {
     plan_batch *b = t->out;
     uint32_t nc = t->tbl->ncols;
+    own_cols(t);
     plan__batch_clear(b);
     while (b->nrows < b->cap && t->mpos < t->nm) {
         const plan_value *row = &t->mrows[t->mpos * nc];

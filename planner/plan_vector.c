@@ -301,6 +301,81 @@ vcmp(vctx *v, plan_cmp_mode mode, const plan_vres *l, const plan_vres *r, const 
 
 /* ---- truth values ---- */
 
+/* One comparison operator over two arrays of one element type, straight into truth values. */
+#define CMP_LOOP(T, X, Y)                                        \
+    do {                                                         \
+        const T *x_ = (X), *y_ = (Y);                            \
+        switch (e->op) {                                         \
+        case TK_EQ:                                              \
+        case TK_NSEQ:                                            \
+            for (uint32_t k = 0; k < n; k++) {                   \
+                uint32_t row = sel[k];                           \
+                t[row] = (int8_t)(x_[row & lm] == y_[row & rm]); \
+            }                                                    \
+            break;                                               \
+        case TK_NE:                                              \
+            for (uint32_t k = 0; k < n; k++) {                   \
+                uint32_t row = sel[k];                           \
+                t[row] = (int8_t)(x_[row & lm] != y_[row & rm]); \
+            }                                                    \
+            break;                                               \
+        case TK_LT:                                              \
+            for (uint32_t k = 0; k < n; k++) {                   \
+                uint32_t row = sel[k];                           \
+                t[row] = (int8_t)(x_[row & lm] < y_[row & rm]);  \
+            }                                                    \
+            break;                                               \
+        case TK_LE:                                              \
+            for (uint32_t k = 0; k < n; k++) {                   \
+                uint32_t row = sel[k];                           \
+                t[row] = (int8_t)(x_[row & lm] <= y_[row & rm]); \
+            }                                                    \
+            break;                                               \
+        case TK_GT:                                              \
+            for (uint32_t k = 0; k < n; k++) {                   \
+                uint32_t row = sel[k];                           \
+                t[row] = (int8_t)(x_[row & lm] > y_[row & rm]);  \
+            }                                                    \
+            break;                                               \
+        default:                                                 \
+            for (uint32_t k = 0; k < n; k++) {                   \
+                uint32_t row = sel[k];                           \
+                t[row] = (int8_t)(x_[row & lm] >= y_[row & rm]); \
+            }                                                    \
+            break;                                               \
+        }                                                        \
+    } while (0)
+
+/* e (a comparison) of l and r straight into t for the kinds whose order is the machine order
+ * of their storage (signed integers, temporals, DECIMALs of one scale); NULL rows are left for
+ * the caller's fix-up. False (t untouched) for any other pair: vcmp's kernels decide. */
+static bool
+cmp_fused(const plan_expr *e, const plan_vres *l, const plan_vres *r, const uint32_t *sel,
+          uint32_t n, int8_t *t)
+{
+    plan_vkind a = l->t.kind, b = r->t.kind;
+    uint32_t lm = l->mask, rm = r->mask;
+    plan_cmp_mode mode = e->cmp;
+    bool at = a == PV_DATE || a == PV_DATETIME || a == PV_TIME;
+    bool bt = b == PV_DATE || b == PV_DATETIME || b == PV_TIME;
+    if (!cmp_operands_ok(mode, a, b)) {
+        return false;
+    }
+    if ((mode == PLAN_CMP_INT && a == PV_INT && b == PV_INT) ||
+        (mode == PLAN_CMP_DATETIME && at && bt) ||
+        ((mode == PLAN_CMP_UINT || mode == PLAN_CMP_DECIMAL) && a == PV_INT && b == PV_INT &&
+         !l->t.is_unsigned && !r->t.is_unsigned)) {
+        CMP_LOOP(int64_t, l->i, r->i);
+        return true;
+    }
+    if (mode == PLAN_CMP_DECIMAL && a == PV_DECIMAL && b == PV_DECIMAL &&
+        l->t.scale == r->t.scale) {
+        CMP_LOOP(__int128, l->dec, r->dec);
+        return true;
+    }
+    return false;
+}
+
 static int8_t *
 new_truth(vctx *v)
 {
@@ -328,6 +403,9 @@ vtruth(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, int8_t *t)
                                           : -1;
             }
             return true;
+        }
+        if (cmp_fused(e, &l, &r, sel, n, t)) {
+            goto nulls;
         }
         /* zeroed: the generic kernel leaves NULL rows alone */
         int8_t *c = arena_calloc(v->a, v->b->nrows ? v->b->nrows : 1, 1);
@@ -365,6 +443,7 @@ vtruth(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, int8_t *t)
             uint32_t row = sel[k];
             t[row] = lut[c[row] + 1];
         }
+    nulls:
         if (l.nulls != NULL || r.nulls != NULL) {
             for (uint32_t k = 0; k < n; k++) {
                 uint32_t row = sel[k];
@@ -858,6 +937,75 @@ plan__vec_eval(plan_ectx *cx, arena *a, const plan_expr *e, const plan_batch *b,
     return veval(&v, e, sel, n, out);
 }
 
+/* The AND conjuncts of e, left to right, appended to out[*n] (at most cap). False when there
+ * are more than cap. */
+static bool
+conjuncts(const plan_expr *e, const plan_expr **out, uint32_t *n, uint32_t cap)
+{
+    if (plan__expr_vop(e) == PLAN_VOP_LOGIC && e->op == TK_AND) {
+        return conjuncts(e->args[0], out, n, cap) && conjuncts(e->args[1], out, n, cap);
+    }
+    if (*n == cap) {
+        return false;
+    }
+    out[(*n)++] = e;
+    return true;
+}
+
+/* The rows of sel[0..n) for which pred is TRUE, ascending, into *selp (in v->a) / *nselp.
+ * An AND is filtered conjunct by conjunct: each sees only the rows no earlier conjunct made
+ * FALSE (TRUE or NULL so far, as the row path's short circuit evaluates them), and a row
+ * passes when every conjunct is TRUE; no per-row truth values are combined. */
+static bool
+filter_rows(vctx *v, const plan_expr *pred, const uint32_t *sel, uint32_t n, uint32_t **selp,
+            uint32_t *nselp)
+{
+    enum { MAXC = 32 };
+    const plan_expr *c[MAXC];
+    uint32_t nc = 0;
+    if (!conjuncts(pred, c, &nc, MAXC)) {
+        c[0] = pred;
+        nc = 1;
+    }
+    uint8_t *was_null = NULL; /* per row: some conjunct was NULL (then it cannot pass) */
+    const uint32_t *cur = sel;
+    uint32_t ncur = n;
+    for (uint32_t i = 0; i < nc && ncur > 0; i++) {
+        int8_t *t = new_truth(v);
+        if (!vtruth(v, c[i], cur, ncur, t)) {
+            return false;
+        }
+        uint32_t *next = arena_alloc(v->a, (ncur ? ncur : 1) * sizeof *next);
+        uint32_t m = 0;
+        bool any_null = false;
+        for (uint32_t k = 0; k < ncur; k++) {
+            uint32_t row = cur[k];
+            next[m] = row;
+            m += t[row] != 0;
+            any_null |= t[row] < 0;
+        }
+        if (any_null) {
+            if (was_null == NULL) {
+                was_null = arena_calloc(v->a, v->b->nrows ? v->b->nrows : 1, 1);
+            }
+            for (uint32_t k = 0; k < m; k++) {
+                was_null[next[k]] |= t[next[k]] < 0;
+            }
+        }
+        cur = next;
+        ncur = m;
+    }
+    uint32_t *out = arena_alloc(v->a, (ncur ? ncur : 1) * sizeof *out);
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < ncur; k++) {
+        out[m] = cur[k];
+        m += was_null == NULL || !was_null[cur[k]];
+    }
+    *selp = out;
+    *nselp = m;
+    return true;
+}
+
 bool
 plan__vec_filter(plan_ectx *cx, arena *a, const plan_expr *pred, const plan_batch *b,
                  uint32_t **selp, uint32_t *nselp)
@@ -865,18 +1013,5 @@ plan__vec_filter(plan_ectx *cx, arena *a, const plan_expr *pred, const plan_batc
     vctx v = {cx, a, b};
     uint32_t n = 0;
     const uint32_t *sel = active_rows(a, b, NULL, &n);
-    int8_t *t = new_truth(&v);
-    if (!vtruth(&v, pred, sel, n, t)) {
-        return false;
-    }
-    uint32_t *out = arena_alloc(a, (n ? n : 1) * sizeof *out);
-    uint32_t m = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t row = sel[k];
-        out[m] = row;
-        m += t[row] == 1;
-    }
-    *selp = out;
-    *nselp = m;
-    return true;
+    return filter_rows(&v, pred, sel, n, selp, nselp);
 }

@@ -53,26 +53,31 @@ packed_len(uint32_t n, unsigned width)
     return (size_t)(((uint64_t)n * width + 7) / 8);
 }
 
-/* out must hold packed_len(n, width) zeroed bytes. */
+/* out must hold packed_len(n, width) zeroed bytes. Bits gather in a 128-bit accumulator and
+ * leave it 8 bytes at a time. */
 static void
 bit_pack(const uint64_t *v, uint32_t n, unsigned width, uint8_t *out)
 {
     if (width == 0) {
         return;
     }
-    uint64_t bit = 0;
-    for (uint32_t i = 0; i < n; i++, bit += width) {
-        uint64_t x = v[i];
-        uint64_t pos = bit;
-        unsigned left = width;
-        while (left > 0) {
-            unsigned sh = (unsigned)(pos & 7);
-            unsigned take = 8 - sh < left ? 8 - sh : left;
-            out[pos >> 3] |= (uint8_t)((x & ((1u << take) - 1)) << sh);
-            x >>= take;
-            pos += take;
-            left -= take;
+    uint64_t mask = width == 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1;
+    unsigned __int128 acc = 0;
+    unsigned nb = 0;
+    size_t o = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        acc |= (unsigned __int128)(v[i] & mask) << nb;
+        nb += width;
+        if (nb >= 64) {
+            stor__put_u64(out + o, (uint64_t)acc);
+            o += 8;
+            acc >>= 64;
+            nb -= 64;
         }
+    }
+    for (; nb > 0; nb = nb > 8 ? nb - 8 : 0) {
+        out[o++] = (uint8_t)acc;
+        acc >>= 8;
     }
 }
 
@@ -91,6 +96,29 @@ bit_get(const uint8_t *p, uint64_t bit, unsigned width)
         bit += take;
     }
     return x;
+}
+
+/* Every value of a packed run: out[i] = value i, i < n (plen bytes hold them). Widths up to 57
+ * read each value with one unaligned 8-byte load while 8 bytes remain; the tail and wider
+ * values take bit_get. */
+static void
+bit_unpack(const uint8_t *p, size_t plen, uint32_t n, unsigned width, uint64_t *out)
+{
+    if (width == 0) {
+        memset(out, 0, (size_t)n * sizeof *out);
+        return;
+    }
+    uint32_t i = 0;
+    if (width <= 57) {
+        uint64_t mask = (UINT64_C(1) << width) - 1;
+        uint64_t bit = 0;
+        for (; i < n && (bit >> 3) + 8 <= plen; i++, bit += width) {
+            out[i] = (stor__get_u64(p + (bit >> 3)) >> (bit & 7)) & mask;
+        }
+    }
+    for (; i < n; i++) {
+        out[i] = bit_get(p, (uint64_t)i * width, width);
+    }
 }
 
 /* ======================================================================================
@@ -342,8 +370,9 @@ stor__enc_valid(stor_vec_kind kind, uint8_t enc)
         return enc == STOR_ENC_PLAIN || enc == STOR_ENC_FOR;
     case STOR_VEC_BYTES:
         return enc == STOR_ENC_PLAIN || enc == STOR_ENC_DICT;
-    case STOR_VEC_F64:
     case STOR_VEC_I128:
+        return enc == STOR_ENC_PLAIN || enc == STOR_ENC_FOR;
+    case STOR_VEC_F64:
         return enc == STOR_ENC_PLAIN;
     }
     return false;
@@ -371,6 +400,61 @@ put_header(buf *out, uint8_t enc, const stor_vec *v, uint32_t from, uint32_t n, 
     }
 }
 
+/* The frame-of-reference body after the header: base, width, 7 zero bytes, the packed
+ * deltas of the n values (NULL rows: delta 0). */
+static void
+put_for_body(buf *out, uint64_t base, unsigned width, const uint64_t *deltas, uint32_t n)
+{
+    buf_put_u64le(out, base);
+    buf_put_u8(out, (uint8_t)width);
+    buf_put_zeros(out, 7);
+    size_t plen = packed_len(n, width);
+    uint8_t *p = buf_reserve(out, plen);
+    memset(p, 0, plen);
+    bit_pack(deltas, n, width, p);
+    out->len += plen;
+}
+
+/* DECIMAL values that all fit in 64 bits (every DECIMAL up to 18 digits): frame of reference
+ * as for integers, the base a two's-complement int64 and the values sign-extended on decode.
+ * False (out untouched) when some value needs more than 64 bits or it would not be smaller. */
+static bool
+encode_i128_for(const stor_vec *v, uint32_t from, uint32_t n, uint32_t nnull, buf *out)
+{
+    bool any = false;
+    int64_t lo = 0, hi = 0;
+    for (uint32_t i = from; i < from + n; i++) {
+        if (stor_vec_is_null(v, i)) {
+            continue;
+        }
+        stor_i128 x = v->i128[i];
+        if (x < INT64_MIN || x > INT64_MAX) {
+            return false;
+        }
+        if (!any || (int64_t)x < lo) {
+            lo = (int64_t)x;
+        }
+        if (!any || (int64_t)x > hi) {
+            hi = (int64_t)x;
+        }
+        any = true;
+    }
+    unsigned width = bits_for((uint64_t)hi - (uint64_t)lo);
+    if (16 + packed_len(n, width) >= (size_t)n * 16) {
+        return false;
+    }
+    put_header(out, STOR_ENC_FOR, v, from, n, nnull);
+    uint64_t *deltas = mem_alloc((size_t)(n ? n : 1) * sizeof *deltas);
+    for (uint32_t i = 0; i < n; i++) {
+        deltas[i] = stor_vec_is_null(v, from + i)
+                            ? 0
+                            : (uint64_t)(int64_t)v->i128[from + i] - (uint64_t)lo;
+    }
+    put_for_body(out, (uint64_t)lo, width, deltas, n);
+    mem_free(deltas);
+    return true;
+}
+
 /* Integers: plain or frame-of-reference, whichever is smaller. NULL rows count as the base. */
 static void
 encode_i64(const stor_vec *v, uint32_t from, uint32_t n, uint32_t nnull, buf *out, uint8_t *enc)
@@ -396,19 +480,12 @@ encode_i64(const stor_vec *v, uint32_t from, uint32_t n, uint32_t nnull, buf *ou
     if (for_len < plain_len) {
         *enc = STOR_ENC_FOR;
         put_header(out, *enc, v, from, n, nnull);
-        buf_put_u64le(out, (uint64_t)lo);
-        buf_put_u8(out, (uint8_t)width);
-        buf_put_zeros(out, 7);
-        uint64_t *deltas = mem_alloc((size_t)n * sizeof *deltas);
+        uint64_t *deltas = mem_alloc((size_t)(n ? n : 1) * sizeof *deltas);
         for (uint32_t i = 0; i < n; i++) {
             deltas[i] =
                     stor_vec_is_null(v, from + i) ? 0 : (uint64_t)v->i64[from + i] - (uint64_t)lo;
         }
-        size_t plen = packed_len(n, width);
-        uint8_t *p = buf_reserve(out, plen);
-        memset(p, 0, plen);
-        bit_pack(deltas, n, width, p);
-        out->len += plen;
+        put_for_body(out, (uint64_t)lo, width, deltas, n);
         mem_free(deltas);
         return;
     }
@@ -559,6 +636,10 @@ stor__page_encode(const stor_vec *v, uint32_t from, uint32_t n, buf *out, uint8_
         return;
     }
     case STOR_VEC_I128: {
+        if (encode_i128_for(v, from, n, nnull, out)) {
+            *enc = STOR_ENC_FOR;
+            return;
+        }
         *enc = STOR_ENC_PLAIN;
         put_header(out, *enc, v, from, n, nnull);
         uint8_t *p = buf_reserve(out, (size_t)n * 16);
@@ -664,7 +745,8 @@ decode_dict(const uint8_t *p, size_t len, uint32_t n, const uint8_t *nulls, aren
         why = "dictionary code bytes do not match the row count";
         goto out;
     }
-    const uint8_t *codes = p + pos;
+    uint64_t *codes = arena_alloc(a, (size_t)n * 8 + 1);
+    bit_unpack(p + pos, len - pos, n, width, codes);
     uint64_t total = 0;
     out->offs = arena_alloc(a, ((size_t)n + 1) * sizeof *out->offs);
     out->offs[0] = 0;
@@ -673,7 +755,7 @@ decode_dict(const uint8_t *p, size_t len, uint32_t n, const uint8_t *nulls, aren
             out->offs[i + 1] = total;
             continue;
         }
-        uint64_t c = bit_get(codes, (uint64_t)i * width, width);
+        uint64_t c = codes[i];
         if (c >= ndict) {
             why = "dictionary code out of range";
             goto out;
@@ -689,8 +771,7 @@ decode_dict(const uint8_t *p, size_t len, uint32_t n, const uint8_t *nulls, aren
     for (uint32_t i = 0; i < n; i++) {
         uint64_t l = out->offs[i + 1] - out->offs[i];
         if (l > 0) {
-            uint64_t c = bit_get(codes, (uint64_t)i * width, width);
-            memcpy(out->data + out->offs[i], dict + doff[c], l);
+            memcpy(out->data + out->offs[i], dict + doff[codes[i]], l);
         }
     }
 out:
@@ -698,8 +779,10 @@ out:
     return why;
 }
 
+/* Frame of reference: base, width, packed deltas. I64 pages decode into out->i64, I128 pages
+ * (DECIMALs that fit 64 bits) into out->i128, sign-extended; NULL rows get 0. */
 static const char *
-decode_for(const uint8_t *p, size_t len, uint32_t n, const uint8_t *nulls, stor_vec *out)
+decode_for(const uint8_t *p, size_t len, uint32_t n, const uint8_t *nulls, arena *a, stor_vec *out)
 {
     if (len < 16) {
         return "frame-of-reference header past the end of the page";
@@ -712,10 +795,28 @@ decode_for(const uint8_t *p, size_t len, uint32_t n, const uint8_t *nulls, stor_
     if (packed_len(n, width) != len - 16) {
         return "packed bytes do not match the row count";
     }
-    for (uint32_t i = 0; i < n; i++) {
-        bool is_null = nulls != NULL && (nulls[i >> 3] >> (i & 7)) & 1;
-        uint64_t d = width == 0 ? 0 : bit_get(p + 16, (uint64_t)i * width, width);
-        out->i64[i] = is_null ? 0 : (int64_t)(base + d);
+    uint64_t *d =
+            out->kind == STOR_VEC_I64 ? (uint64_t *)out->i64 : arena_alloc(a, (size_t)n * 8 + 1);
+    bit_unpack(p + 16, len - 16, n, width, d);
+    if (out->kind == STOR_VEC_I64) {
+        for (uint32_t i = 0; i < n; i++) {
+            out->i64[i] = (int64_t)(base + d[i]);
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            out->i128[i] = (stor_i128)(int64_t)(base + d[i]);
+        }
+    }
+    if (nulls != NULL) {
+        for (uint32_t i = 0; i < n; i++) {
+            if ((nulls[i >> 3] >> (i & 7)) & 1) {
+                if (out->kind == STOR_VEC_I64) {
+                    out->i64[i] = 0;
+                } else {
+                    out->i128[i] = 0;
+                }
+            }
+        }
     }
     return NULL;
 }
@@ -751,9 +852,9 @@ stor__page_decode(stor_vec_kind kind, const uint8_t *p, size_t len, uint32_t nro
         }
         out->nulls = arena_alloc(a, blen);
         memcpy(out->nulls, p + pos, blen);
-        uint32_t cnt = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            cnt += (out->nulls[i >> 3] >> (i & 7)) & 1;
+        uint64_t cnt = 0;
+        for (size_t i = 0; i < blen; i++) {
+            cnt += (uint64_t)__builtin_popcount(out->nulls[i]);
         }
         if (cnt != nnull || (n % 8 != 0 && out->nulls[blen - 1] >> (n % 8) != 0)) {
             return "NULL bitmap disagrees with the NULL count";
@@ -766,7 +867,7 @@ stor__page_decode(stor_vec_kind kind, const uint8_t *p, size_t len, uint32_t nro
     case STOR_VEC_I64:
         out->i64 = arena_alloc(a, (size_t)n * 8 + 1);
         if (enc == STOR_ENC_FOR) {
-            return decode_for(body, blen, n, out->nulls, out);
+            return decode_for(body, blen, n, out->nulls, a, out);
         }
         if (blen != (size_t)n * 8) {
             return "value bytes do not match the row count";
@@ -786,10 +887,13 @@ stor__page_decode(stor_vec_kind kind, const uint8_t *p, size_t len, uint32_t nro
         }
         return NULL;
     case STOR_VEC_I128:
+        out->i128 = arena_alloc(a, (size_t)n * 16 + 1);
+        if (enc == STOR_ENC_FOR) {
+            return decode_for(body, blen, n, out->nulls, a, out);
+        }
         if (blen != (size_t)n * 16) {
             return "value bytes do not match the row count";
         }
-        out->i128 = arena_alloc(a, (size_t)n * 16 + 1);
         for (uint32_t i = 0; i < n; i++) {
             unsigned __int128 x = 0;
             if (!stor_vec_is_null(out, i)) {
@@ -974,6 +1078,10 @@ view_f64(const stor__page_view *v, uint32_t i)
 static stor_i128
 view_i128(const stor__page_view *v, uint32_t i)
 {
+    if (v->enc == STOR_ENC_FOR) {
+        uint64_t d = v->width == 0 ? 0 : bit_get(v->packed, (uint64_t)i * v->width, v->width);
+        return (stor_i128)(int64_t)(v->base + d);
+    }
     const uint8_t *q = v->packed + (size_t)i * 16;
     return (stor_i128)((unsigned __int128)stor__get_u64(q + 8) << 64 | stor__get_u64(q));
 }

@@ -131,6 +131,7 @@ stor_rcache_release(stor_rcache *rc, const char *path, stor_segment_reader *r)
         stor_segment_reader_close(r);
         return;
     }
+    stor_segment_reader_trim(r);
     rc_entry *e = mem_calloc(1, sizeof *e);
     e->hash = XXH3_64bits(path, strlen(path));
     e->path = mem_strdup(path);

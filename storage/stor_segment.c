@@ -67,6 +67,13 @@ typedef struct rcol {
     uint8_t enc_mask;
     uint32_t npages;
     page_ent *pages;
+    /* The last page stor_segment_read_rows decoded whole, kept so that the next batch of a
+     * scan slicing the same page does not decode it again (a page holds up to 8192 8-byte
+     * values; a scan batch is at most 4096 rows). memo lives in memo_arena; memo_page is
+     * UINT32_MAX when none. Dropped by stor_segment_reader_trim (a reader back in the pool). */
+    uint32_t memo_page;
+    stor_vec memo;
+    arena *memo_arena;
 } rcol;
 
 struct stor_segment_reader {
@@ -82,6 +89,7 @@ struct stor_segment_reader {
     ZSTD_DCtx *dctx;     /* made at the first compressed page read (a reader served by the
                             page cache, e.g. a point lookup, never needs one) */
     buf io, raw;         /* page scratch */
+    arena *scratch;      /* stor_segment_read_rows' page scratch (reset per page), or NULL */
     stor_cache *cache;   /* shared page cache, or NULL; not owned */
     stor_cache_key ckey; /* file identity from fstat at open; offset set per page */
 };
@@ -747,6 +755,18 @@ stor_segment_reader_set_cache(stor_segment_reader *r, stor_cache *cache)
 }
 
 void
+stor_segment_reader_trim(stor_segment_reader *r)
+{
+    for (uint32_t i = 0; i < r->ncols; i++) {
+        arena_free(r->cols[i].memo_arena);
+        r->cols[i].memo_arena = NULL;
+        r->cols[i].memo_page = UINT32_MAX;
+    }
+    arena_free(r->scratch);
+    r->scratch = NULL;
+}
+
+void
 stor_segment_reader_close(stor_segment_reader *r)
 {
     if (r == NULL) {
@@ -755,6 +775,7 @@ stor_segment_reader_close(stor_segment_reader *r)
     if (r->fd >= 0) {
         close(r->fd);
     }
+    stor_segment_reader_trim(r);
     for (uint32_t i = 0; i < r->ncols; i++) {
         mem_free(r->cols[i].pages);
     }
@@ -825,6 +846,7 @@ load_footer(stor_segment_reader *r, db_error *err)
         const uint8_t *p = f + STOR_SEG_FOOTER_FIXED + (size_t)i * STOR_SEG_FOOTER_COL;
         uint64_t at = foff + STOR_SEG_FOOTER_FIXED + (uint64_t)i * STOR_SEG_FOOTER_COL;
         rcol *c = &r->cols[i];
+        c->memo_page = UINT32_MAX;
         c->desc.uid = stor__get_u32(p);
         c->desc.type.id = p[4];
         c->desc.type.precision = p[5];
@@ -1114,12 +1136,21 @@ static int
 read_page_rows(stor_segment_reader *r, uint32_t col, uint32_t page, uint32_t lo, uint32_t cnt,
                arena *a, stor_vec *out, db_error *err)
 {
-    const rcol *c = &r->cols[col];
+    rcol *c = &r->cols[col];
     const page_ent *e = &c->pages[page];
     if ((uint64_t)cnt * STOR_SLICE_FRACTION >= e->info.nrows) {
-        if (stor_segment_read_page(r, col, page, a, out, err) != DB_OK) {
-            return DB_ERR;
+        if (c->memo_page != page) {
+            if (c->memo_arena == NULL) {
+                c->memo_arena = arena_new(0);
+            }
+            arena_reset(c->memo_arena);
+            c->memo_page = UINT32_MAX;
+            if (stor_segment_read_page(r, col, page, c->memo_arena, &c->memo, err) != DB_OK) {
+                return DB_ERR;
+            }
+            c->memo_page = page;
         }
+        *out = c->memo;
         return DB_OK;
     }
     stor_cache_entry *ce;
@@ -1180,7 +1211,10 @@ stor_segment_read_rows(stor_segment_reader *r, uint32_t col, uint64_t from, uint
     bool any_null = false;
     buf data;
     buf_init(&data);
-    arena *scratch = arena_new(0);
+    if (r->scratch == NULL) {
+        r->scratch = arena_new(0);
+    }
+    arena *scratch = r->scratch;
     int rc = DB_ERR;
     uint32_t done = 0;
     for (uint32_t k = n == 0 ? c->npages : page_of_row(c, from); done < n; k++) {
@@ -1195,7 +1229,7 @@ stor_segment_read_rows(stor_segment_reader *r, uint32_t col, uint64_t from, uint
         if (pv.n == cnt) {
             lo = 0; /* the slice alone was decoded */
         }
-        for (uint32_t i = 0; i < cnt; i++) {
+        for (uint32_t i = 0; pv.nulls != NULL && i < cnt; i++) {
             if (stor_vec_is_null(&pv, lo + i)) {
                 nulls[(done + i) >> 3] |= (uint8_t)(1u << ((done + i) & 7));
                 any_null = true;
@@ -1231,7 +1265,7 @@ stor_segment_read_rows(stor_segment_reader *r, uint32_t col, uint64_t from, uint
     out->nulls = any_null ? nulls : NULL;
     rc = DB_OK;
 out:
-    arena_free(scratch);
+    arena_reset(scratch);
     buf_destroy(&data);
     return rc;
 }

@@ -375,6 +375,9 @@ typedef struct stor_page_info {
  * with ER_IO_ERROR (cannot open/read) or ER_STOR_CORRUPT (names the file and offset). Pages are
  * checked when read. Blocks on file I/O. */
 stor_segment_reader *stor_segment_reader_open(const char *path, db_error *err);
+/* Free what r keeps between reads (the last decoded page of each column, scratch), e.g. before
+ * r idles in a pool; r stays usable. */
+void stor_segment_reader_trim(stor_segment_reader *r);
 void stor_segment_reader_close(stor_segment_reader *r);
 
 /* Let r keep decompressed, CRC-checked pages in cache (shared by any number of readers on any

@@ -255,8 +255,49 @@ Test(stor_page, i128_decimal_extremes)
     stor_zone z;
     stor_vec out = round_trip(a, &v, &enc, &z, NULL);
     assert_same(&v, &out);
+    cr_assert_eq(enc, STOR_ENC_PLAIN, "values beyond 64 bits stay plain");
     cr_assert(z.min_i128 == -big && z.max_i128 == big);
     cr_assert_eq(z.null_count, 1);
+    arena_free(a);
+}
+
+/* DECIMALs that fit 64 bits are frame-of-reference coded: every width, negative bases, the
+ * int64 extremes, NULL rows; and the packed bytes are what the width says. */
+Test(stor_page, i128_fits_64_bits_is_bitpacked)
+{
+    arena *a = arena_new(0);
+    for (unsigned w = 0; w <= 64; w++) {
+        enum { N = 131 };
+        stor_i128 vals[N];
+        uint8_t nulls[(N + 7) / 8 + 1] = {0};
+        uint64_t span = w == 64 ? UINT64_MAX : (1ull << w) - 1;
+        for (int i = 0; i < N; i++) {
+            uint64_t d = (uint64_t)i * 0x9E3779B97F4A7C15ull & span;
+            vals[i] = (stor_i128)(int64_t)((uint64_t)INT64_MIN + d);
+            if (i % 17 == 5) {
+                nulls[i / 8] |= (uint8_t)(1u << (i % 8));
+                vals[i] = 0;
+            }
+        }
+        vals[0] = INT64_MIN;
+        vals[1] = (stor_i128)(int64_t)((uint64_t)INT64_MIN + span);
+        stor_vec v = {.kind = STOR_VEC_I128, .n = N, .i128 = vals, .nulls = nulls};
+        uint8_t enc;
+        stor_zone z;
+        size_t len;
+        stor_vec out = round_trip(a, &v, &enc, &z, &len);
+        assert_same(&v, &out);
+        for (int i = 0; i < N; i++) {
+            if (stor_vec_is_null(&v, i)) {
+                cr_assert(out.i128[i] == 0, "NULL row %d decodes as 0", i);
+            }
+        }
+        if (w < 60) {
+            cr_assert_eq(enc, STOR_ENC_FOR, "width %u", w);
+            cr_assert_eq(len, STOR_PAGE_HEADER_SIZE + (N + 7) / 8 + 16 + ((size_t)N * w + 7) / 8,
+                         "width %u: header, NULL bitmap, base/width, packed values", w);
+        }
+    }
     arena_free(a);
 }
 
@@ -535,6 +576,10 @@ random_page(arena *a, stor_vec_kind k, uint8_t want, uint32_t n, bool with_nulls
         for (uint32_t i = 0; i < n; i++) {
             stor_i128 x = sorted ? (stor_i128)i * ((stor_i128)1 << 70) - ((stor_i128)1 << 90)
                                  : ((stor_i128)rand_r(seed) << 80) - (stor_i128)rand_r(seed);
+            if (want == STOR_ENC_FOR) { /* fits 64 bits: DECIMAL(18) and below */
+                x = sorted ? (stor_i128)i * 1000 - 500000
+                           : (stor_i128)rand_r(seed) * 3 - (stor_i128)rand_r(seed) * 5;
+            }
             v.i128[i] = stor_vec_is_null(&v, i) ? 0 : x;
         }
         break;
@@ -574,9 +619,10 @@ Test(stor_page, view_rows_match_full_decode)
     struct {
         stor_vec_kind k;
         uint8_t want;
-    } cases[] = {{STOR_VEC_I64, STOR_ENC_PLAIN},   {STOR_VEC_I64, STOR_ENC_FOR},
-                 {STOR_VEC_F64, STOR_ENC_PLAIN},   {STOR_VEC_I128, STOR_ENC_PLAIN},
-                 {STOR_VEC_BYTES, STOR_ENC_PLAIN}, {STOR_VEC_BYTES, STOR_ENC_DICT}};
+    } cases[] = {{STOR_VEC_I64, STOR_ENC_PLAIN}, {STOR_VEC_I64, STOR_ENC_FOR},
+                 {STOR_VEC_F64, STOR_ENC_PLAIN}, {STOR_VEC_I128, STOR_ENC_PLAIN},
+                 {STOR_VEC_I128, STOR_ENC_FOR},  {STOR_VEC_BYTES, STOR_ENC_PLAIN},
+                 {STOR_VEC_BYTES, STOR_ENC_DICT}};
     unsigned seed = 12345;
     arena *a = arena_new(0);
     buf b;
@@ -690,9 +736,10 @@ Test(stor_page, view_bound_matches_linear_search)
     struct {
         stor_vec_kind k;
         uint8_t want;
-    } cases[] = {{STOR_VEC_I64, STOR_ENC_PLAIN},   {STOR_VEC_I64, STOR_ENC_FOR},
-                 {STOR_VEC_F64, STOR_ENC_PLAIN},   {STOR_VEC_I128, STOR_ENC_PLAIN},
-                 {STOR_VEC_BYTES, STOR_ENC_PLAIN}, {STOR_VEC_BYTES, STOR_ENC_DICT}};
+    } cases[] = {{STOR_VEC_I64, STOR_ENC_PLAIN}, {STOR_VEC_I64, STOR_ENC_FOR},
+                 {STOR_VEC_F64, STOR_ENC_PLAIN}, {STOR_VEC_I128, STOR_ENC_PLAIN},
+                 {STOR_VEC_I128, STOR_ENC_FOR},  {STOR_VEC_BYTES, STOR_ENC_PLAIN},
+                 {STOR_VEC_BYTES, STOR_ENC_DICT}};
     unsigned seed = 777;
     arena *a = arena_new(0);
     buf b;
