@@ -93,6 +93,7 @@ subq_begin ::= . { plan_stmt_push(pp); }
  * after the last branch apply to the whole; a parenthesised branch keeps its own. At the start
  * of a statement the first branch may be parenthesised too (pselect). MINUS (Doris) is reserved. */
 %fallback ID VIEW.
+%fallback ID ACTION CASCADE CONSTRAINT FOREIGN REFERENCES RESTRICT ZEROFILL NO CHECK.
 %type setop_all {int}
 setop_all(A) ::= . { A = 0; }
 setop_all(A) ::= ALL. { A = 1; }
@@ -588,6 +589,37 @@ ddl_elem ::= ddl_idxkw ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_dd
 ddl_elem ::= ddl_idxkw ident_tok(N) ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, false); }
 ddl_elem ::= UNIQUE ddl_uidxkw ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, NULL, true); }
 ddl_elem ::= UNIQUE ddl_uidxkw ident_tok(N) ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, true); }
+/* What mysqldump and ORMs emit around keys: CONSTRAINT [name] PRIMARY KEY / UNIQUE (the key
+ * as without it), FOREIGN KEY ... REFERENCES and CHECK (accepted, not enforced: a warning). */
+ddl_elem ::= CONSTRAINT ddl_cname_opt PRIMARY KEY ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_primary_key(pp); }
+ddl_elem ::= CONSTRAINT ddl_cname_opt UNIQUE ddl_uidxkw ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, NULL, true); }
+ddl_elem ::= CONSTRAINT ddl_cname_opt UNIQUE ddl_uidxkw ident_tok(N) ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, true); }
+ddl_elem ::= ddl_fk_head LP ddl_keyparts RP REFERENCES ddl_fk_table(T) LP ddl_fk_cols RP ddl_fk_actions. { plan_ddl_foreign_key(pp, &T); }
+ddl_elem ::= CONSTRAINT ddl_cname_opt CHECK LP expr RP ddl_enforced_opt. { plan_ddl_check(pp); }
+ddl_elem ::= CHECK LP expr RP ddl_enforced_opt. { plan_ddl_check(pp); }
+ddl_cname_opt ::= .
+ddl_cname_opt ::= ident_tok.
+ddl_fk_head ::= FOREIGN KEY.
+ddl_fk_head ::= FOREIGN KEY ident_tok.
+ddl_fk_head ::= CONSTRAINT ddl_cname_opt FOREIGN KEY.
+ddl_fk_head ::= CONSTRAINT ddl_cname_opt FOREIGN KEY ident_tok.
+%type ddl_fk_table {plan_token}
+ddl_fk_table(A) ::= ident_tok(N). { A = N; }
+ddl_fk_table(A) ::= ident_tok DOT ident_tok(N). { A = N; }
+/* The referenced columns are not the key parts: they are not collected. */
+ddl_fk_cols ::= ident_tok.
+ddl_fk_cols ::= ddl_fk_cols COMMA ident_tok.
+ddl_fk_actions ::= .
+ddl_fk_actions ::= ddl_fk_actions ON DELETE ddl_fk_action.
+ddl_fk_actions ::= ddl_fk_actions ON UPDATE ddl_fk_action.
+ddl_fk_action ::= RESTRICT.
+ddl_fk_action ::= CASCADE.
+ddl_fk_action ::= SET NULL.
+ddl_fk_action ::= SET DEFAULT.
+ddl_fk_action ::= NO ACTION.
+ddl_enforced_opt ::= .
+ddl_enforced_opt ::= ID(E). { plan_ddl_enforced(pp, &E, false); }
+ddl_enforced_opt ::= NOT ID(E). { plan_ddl_enforced(pp, &E, true); }
 ddl_idxkw ::= KEY.
 ddl_idxkw ::= INDEX.
 ddl_uidxkw ::= .
@@ -642,6 +674,14 @@ ddl_colattr ::= COMMENTKW STRING(C). { plan_ddl_col_comment(pp, &C); }
 ddl_colattr ::= PRIMARY KEY. { plan_ddl_col_key(pp, true); }
 ddl_colattr ::= UNIQUE. { plan_ddl_col_key(pp, false); }
 ddl_colattr ::= UNIQUE KEY. { plan_ddl_col_key(pp, false); }
+/* MySQL integer attributes: UNSIGNED widens to the next signed type (Doris has no unsigned
+ * integers), ZEROFILL implies UNSIGNED (display padding is not kept), SIGNED is the default. */
+ddl_colattr ::= UNSIGNED. { plan_ddl_col_unsigned(pp, false); }
+ddl_colattr ::= ZEROFILL. { plan_ddl_col_unsigned(pp, true); }
+ddl_colattr ::= SIGNED.
+ddl_colattr ::= ON UPDATE CURRENT_TIMESTAMP. { plan_ddl_col_on_update(pp); }
+ddl_colattr ::= ON UPDATE CURRENT_TIMESTAMP LP RP. { plan_ddl_col_on_update(pp); }
+ddl_colattr ::= ON UPDATE CURRENT_TIMESTAMP LP INTNUM RP. { plan_ddl_col_on_update(pp); }
 /* MySQL column character sets and collations: the data is UTF-8 bytes whatever they say. */
 ddl_colattr ::= COLLATE charset_tok(C). { plan_ddl_col_charset(pp, &C, true); }
 ddl_colattr ::= CHARACTER SET charset_tok(C). { plan_ddl_col_charset(pp, &C, false); }

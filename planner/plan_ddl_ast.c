@@ -174,14 +174,70 @@ plan_ddl_col_begin(plan_parse *pp, const plan_token *name)
     c->name = plan_ast_ident(pp, name);
     c->auto_inc_start = 1;
     c->agg = CAT_AGG_UNSET;
+    d->col_unsigned = 0;
 }
+
+static void note_ignored(plan_parse *pp, const char *what);
 
 void
 plan_ddl_col_type(plan_parse *pp, const cat_type *t)
 {
-    if (t) {
-        cur_col(pp)->type = *t;
+    if (t == NULL) {
+        return;
     }
+    cat_column_def *c = cur_col(pp);
+    c->type = *t;
+    plan_ddl *d = ddl_of(pp);
+    if (d->col_unsigned == 0) {
+        return;
+    }
+    /* MySQL UNSIGNED integers: the next wider signed type holds every value (an
+     * AUTO_INCREMENT BIGINT counter never reaches 2^63, so it stays BIGINT). */
+    cat_type_id to;
+    switch ((cat_type_id)t->id) {
+    case CAT_T_TINYINT:
+        to = CAT_T_SMALLINT;
+        break;
+    case CAT_T_SMALLINT:
+        to = CAT_T_INT;
+        break;
+    case CAT_T_INT:
+        to = CAT_T_BIGINT;
+        break;
+    case CAT_T_BIGINT:
+        to = c->auto_inc ? CAT_T_BIGINT : CAT_T_LARGEINT;
+        break;
+    default:
+        to = (cat_type_id)t->id;
+        break;
+    }
+    const char *what = d->col_unsigned == 2 ? "ZEROFILL" : "UNSIGNED";
+    if (to != (cat_type_id)t->id) {
+        c->type = cat_type_make(to);
+        static const char *const names[] = {[CAT_T_SMALLINT] = "SMALLINT",
+                                            [CAT_T_INT] = "INT",
+                                            [CAT_T_BIGINT] = "BIGINT",
+                                            [CAT_T_LARGEINT] = "LARGEINT"};
+        note_ignored(pp, arena_sprintf(pp->a, "%s (column %s is %s)", what, c->name, names[to]));
+    } else {
+        note_ignored(pp, arena_sprintf(pp->a, "%s (column %s)", what, c->name));
+    }
+}
+
+void
+plan_ddl_col_unsigned(plan_parse *pp, bool zerofill)
+{
+    plan_ddl *d = ddl_of(pp);
+    if (zerofill || d->col_unsigned == 0) {
+        d->col_unsigned = zerofill ? 2 : 1;
+    }
+}
+
+void
+plan_ddl_col_on_update(plan_parse *pp)
+{
+    note_ignored(
+            pp, arena_sprintf(pp->a, "ON UPDATE CURRENT_TIMESTAMP (column %s)", cur_col(pp)->name));
 }
 
 void
@@ -385,6 +441,38 @@ plan_ddl_primary_key(plan_parse *pp)
     d->req.has_keys = true;
     d->req.keys_type = CAT_KEYS_UNIQUE;
     take_names(d, &d->req.key_cols, &d->req.nkey_cols);
+}
+
+void
+plan_ddl_foreign_key(plan_parse *pp, const plan_token *table)
+{
+    plan_ddl *d = ddl_of(pp);
+    const char **cols;
+    size_t n;
+    take_names(d, &cols, &n);
+    buf b;
+    buf_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        buf_printf(&b, "%s%s", i ? ", " : "", cols[i]);
+    }
+    note_ignored(pp, arena_sprintf(pp->a, "FOREIGN KEY (%.*s) REFERENCES %s", (int)b.len,
+                                   b.data ? (const char *)b.data : "", plan_ast_ident(pp, table)));
+    buf_destroy(&b);
+}
+
+void
+plan_ddl_check(plan_parse *pp)
+{
+    note_ignored(pp, "CHECK");
+}
+
+void
+plan_ddl_enforced(plan_parse *pp, const plan_token *word, bool negated)
+{
+    (void)negated;
+    if (word->n != 8 || strncasecmp(word->z, "ENFORCED", 8) != 0) {
+        syntax_error_at(pp, word);
+    }
 }
 
 void

@@ -89,6 +89,7 @@ typedef struct plan_ddl {
     bool primary_key;         /* MySQL PRIMARY KEY (...) was written */
     bool buckets_given;       /* BUCKETS n | AUTO was written */
     const char **col_pk;      /* columns declared `c type PRIMARY KEY`, in order */
+    uint8_t col_unsigned;     /* the column being defined: 1 UNSIGNED, 2 ZEROFILL, 0 neither */
     size_t ncol_pk, cap_col_pk;
     int64_t auto_inc_opt; /* table option AUTO_INCREMENT = n (0 = not written) */
     plan_ddl_note *notes; /* warnings to give when the statement runs */
@@ -183,6 +184,19 @@ cat_type *plan_ddl_type_nested(plan_parse *pp, const plan_token *word, const cat
 /* Table clauses: the pending names become key / cluster / partition / distribution columns. */
 void plan_ddl_keys(plan_parse *pp, cat_keys keys);
 void plan_ddl_primary_key(plan_parse *pp);
+/* [CONSTRAINT [name]] FOREIGN KEY (pending names) REFERENCES table (...) [ON ...]: accepted,
+ * not enforced (a warning naming the columns and table). */
+void plan_ddl_foreign_key(plan_parse *pp, const plan_token *table);
+/* [CONSTRAINT [name]] CHECK (expr) [[NOT] ENFORCED]: accepted, not enforced (a warning). */
+void plan_ddl_check(plan_parse *pp);
+/* The word after CHECK (...) [NOT]: ENFORCED, else a syntax error at it. */
+void plan_ddl_enforced(plan_parse *pp, const plan_token *word, bool negated);
+/* Column attribute UNSIGNED (zerofill: ZEROFILL, which implies it): the integer type widens
+ * when the column's type is set (TINYINT -> SMALLINT -> INT -> BIGINT -> LARGEINT; an
+ * AUTO_INCREMENT BIGINT stays BIGINT), with a warning; other types keep theirs. */
+void plan_ddl_col_unsigned(plan_parse *pp, bool zerofill);
+/* Column attribute ON UPDATE CURRENT_TIMESTAMP[(n)]: accepted, not maintained (a warning). */
+void plan_ddl_col_on_update(plan_parse *pp);
 void plan_ddl_cluster(plan_parse *pp);
 void plan_ddl_comment(plan_parse *pp, const plan_token *c);
 void plan_ddl_engine(plan_parse *pp, const plan_token *e);

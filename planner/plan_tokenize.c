@@ -32,6 +32,7 @@ typedef struct keyword {
 
 /* Sorted by name (bsearch). */
 static const keyword keywords[] = {
+        {"ACTION", TK_ACTION},
         {"ADD", TK_ADD},
         {"ADMIN", TK_ADMIN},
         {"AFTER", TK_AFTER},
@@ -53,11 +54,13 @@ static const keyword keywords[] = {
         {"BUCKETS", TK_BUCKETS},
         {"BUILD", TK_BUILD},
         {"BY", TK_BY},
+        {"CASCADE", TK_CASCADE},
         {"CASE", TK_CASE},
         {"CAST", TK_CAST},
         {"CHAR", TK_CHAR},
         {"CHARACTER", TK_CHARACTER},
         {"CHARSET", TK_CHARSET},
+        {"CHECK", TK_CHECK},
         {"CHECKSUM", TK_TBLOPT},
         {"CLUSTER", TK_CLUSTER},
         {"COLLATE", TK_COLLATE},
@@ -71,6 +74,7 @@ static const keyword keywords[] = {
         {"COMPRESSION", TK_TBLOPT},
         {"CONNECTION", TK_CONNECTION},
         {"CONSISTENT", TK_CONSISTENT},
+        {"CONSTRAINT", TK_CONSTRAINT},
         {"CONVERT", TK_CONVERT},
         {"COUNT", TK_COUNT},
         {"CREATE", TK_CREATE},
@@ -118,6 +122,7 @@ static const keyword keywords[] = {
         {"FIRST", TK_FIRST},
         {"FOR", TK_FOR},
         {"FORCE", TK_FORCE},
+        {"FOREIGN", TK_FOREIGN},
         {"FROM", TK_FROM},
         {"FULL", TK_FULL},
         {"GLOBAL", TK_GLOBAL},
@@ -175,6 +180,7 @@ static const keyword keywords[] = {
         {"MONTH", TK_MONTH},
         {"NAMES", TK_NAMES},
         {"NATURAL", TK_NATURAL},
+        {"NO", TK_NO},
         {"NONE", TK_NONE},
         {"NOT", TK_NOT},
         {"NULL", TK_NULL},
@@ -202,12 +208,14 @@ static const keyword keywords[] = {
         {"READ", TK_READ},
         {"RECOVER", TK_RECOVER},
         {"RECURSIVE", TK_RECURSIVE},
+        {"REFERENCES", TK_REFERENCES},
         {"REGEXP", TK_REGEXP},
         {"RENAME", TK_RENAME},
         {"REPEAT", TK_REPEAT},
         {"REPEATABLE", TK_REPEATABLE},
         {"REPLACE", TK_REPLACE},
         {"REPLACE_IF_NOT_NULL", TK_REPLACE_IF_NOT_NULL},
+        {"RESTRICT", TK_RESTRICT},
         {"REVOKE", TK_REVOKE},
         {"RIGHT", TK_RIGHT},
         {"RLIKE", TK_RLIKE},
@@ -280,6 +288,7 @@ static const keyword keywords[] = {
         {"XOR", TK_XOR},
         {"YEAR", TK_YEAR},
         {"YEAR_MONTH", TK_YEAR_MONTH},
+        {"ZEROFILL", TK_ZEROFILL},
 };
 
 typedef struct kw_key {

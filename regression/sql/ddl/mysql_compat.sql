@@ -119,4 +119,44 @@ SHOW WARNINGS;
 DESC idx;
 ALTER TABLE idx ADD COLUMN g INT, ADD INDEX i_g (nope);
 DESC idx;
+-- What mysqldump and ORMs write around columns and keys: UNSIGNED / ZEROFILL integers widen to
+-- the next signed type (an AUTO_INCREMENT BIGINT stays BIGINT), SIGNED is the default; ON
+-- UPDATE CURRENT_TIMESTAMP, CHECK and FOREIGN KEY are accepted and not enforced; CONSTRAINT
+-- names on keys are dropped. Each gives a warning.
+CREATE TABLE parent (
+  id INT UNSIGNED NOT NULL AUTO_INCREMENT,
+  code TINYINT(3) UNSIGNED ZEROFILL,
+  big BIGINT UNSIGNED,
+  sm SMALLINT UNSIGNED DEFAULT '0',
+  s INT SIGNED,
+  price DECIMAL(10,2) UNSIGNED,
+  upd DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
+  CONSTRAINT pk_parent PRIMARY KEY (id),
+  CONSTRAINT uq_code UNIQUE KEY (code),
+  CONSTRAINT chk_sm CHECK (sm >= 0)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+SHOW WARNINGS;
+DESC parent;
+INSERT INTO parent (big, sm, code) VALUES (18446744073709551615, 65535, 255);
+INSERT INTO parent (big, sm, code) VALUES (0, 0, 7);
+SELECT id, code, big, sm FROM parent ORDER BY id;
+CREATE TABLE child (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  parent_id INT UNSIGNED NOT NULL,
+  no INT,
+  action INT,
+  KEY idx_p (parent_id),
+  CONSTRAINT fk_child FOREIGN KEY fk_i (parent_id) REFERENCES parent (id) ON DELETE CASCADE ON UPDATE NO ACTION,
+  FOREIGN KEY (no, action) REFERENCES ddl_my.parent (id, code) ON DELETE SET NULL ON UPDATE RESTRICT,
+  CHECK (no > 0) NOT ENFORCED
+);
+SHOW WARNINGS;
+DESC child;
+-- not enforced: a child row without its parent is stored
+INSERT INTO child (parent_id, no, action) VALUES (4294967295, -1, 2);
+SELECT id, parent_id, no, action FROM child;
+-- the new words stay usable as names
+SELECT no, action FROM child WHERE no < 0;
+CREATE TABLE bad_check (a INT, CHECK (a > 0) ENFORCE);
+CREATE TABLE bad_fk (a INT, FOREIGN KEY (a) REFERENCES parent);
 DROP DATABASE ddl_my FORCE;
