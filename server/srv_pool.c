@@ -114,8 +114,11 @@ srv_pool_submit(srv_pool *p, srv_job *job)
         p->queue = job;
     }
     p->queue_tail = job;
-    pthread_cond_signal(&p->cond);
     pthread_mutex_unlock(&p->lock);
+    /* After the unlock: a worker woken while the lock is still held would only block on it
+     * again (two more context switches per statement). A worker not yet waiting sees the
+     * queued job before it waits, so no wakeup is lost. */
+    pthread_cond_signal(&p->cond);
 }
 
 static void close_free(uv_handle_t *h);
