@@ -175,8 +175,63 @@ map_text(locale_t loc, text_map how, const char *s, size_t len, char *out)
     return o;
 }
 
+/* ---- the ASCII fast path ----
+ * An ASCII character's general_ci weight is its ASCII upper case: ci_weight sends every code
+ * point below 0x80 to map_char, which maps only 'a'..'z' there, whatever the locale (checked
+ * for all 128 by tests/planner/test_ci_ascii.c). A run of ASCII bytes is a run of one-byte
+ * characters, so the character-by-character loops may start right after one. */
+
+#define ASCII_HIGH 0x8080808080808080ull
+#define ASCII_ONES 0x0101010101010101ull
+
+/* The 8 ASCII bytes of w (no byte >= 0x80) with 'a'..'z' upper-cased. Per byte, b + 0x1F sets
+ * bit 7 when b >= 'a' and b + 0x05 when b > 'z', with no carry out of a byte (b < 0x80). */
+static inline uint64_t
+ascii_upper8(uint64_t w)
+{
+    uint64_t ge_a = w + 0x1F * ASCII_ONES, gt_z = w + 0x05 * ASCII_ONES;
+    return w ^ (((ge_a & ~gt_z) & ASCII_HIGH) >> 2);
+}
+
+static inline unsigned char
+ascii_upper(unsigned char c)
+{
+    return c >= 'a' && c <= 'z' ? (unsigned char)(c - 32) : c;
+}
+
+/* Fold the leading ASCII bytes of s[0..len) into out (upper case); returns how many there
+ * were (len when s is pure ASCII). Eight bytes at a time. */
+static size_t
+ascii_fold_prefix(const char *s, size_t len, char *out)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (w & ASCII_HIGH) {
+            break;
+        }
+        w = ascii_upper8(w);
+        memcpy(out + i, &w, 8);
+    }
+    for (; i < len && (unsigned char)s[i] < 0x80; i++) {
+        out[i] = (char)ascii_upper((unsigned char)s[i]);
+    }
+    return i;
+}
+
 size_t
 plan__ci_fold(locale_t loc, const char *s, size_t len, char *out)
+{
+    size_t i = ascii_fold_prefix(s, len, out);
+    if (i == len) {
+        return len;
+    }
+    return i + map_text(loc, TM_WEIGHT, s + i, len - i, out + i);
+}
+
+size_t
+plan__ci_fold_slow(locale_t loc, const char *s, size_t len, char *out)
 {
     return map_text(loc, TM_WEIGHT, s, len, out);
 }
@@ -195,17 +250,12 @@ plan__case_map(locale_t loc, bool upper, const char *s, size_t len, char *out)
     return map_text(loc, upper ? TM_UPPER : TM_LOWER, s, len, out);
 }
 
-int
-plan__cmp_ci(locale_t loc, const char *a, size_t al, const char *b, size_t bl)
+/* plan__cmp_ci over x[i..al) and y[j..bl) (trailing spaces already dropped), character by
+ * character. */
+static int
+cmp_ci_from(locale_t loc, const unsigned char *x, size_t i, size_t al, const unsigned char *y,
+            size_t j, size_t bl)
 {
-    while (al > 0 && a[al - 1] == ' ') {
-        al--;
-    }
-    while (bl > 0 && b[bl - 1] == ' ') {
-        bl--;
-    }
-    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
-    size_t i = 0, j = 0;
     while (i < al && j < bl) {
         uint32_t ca, cb;
         i += utf8_decode(x + i, al - i, &ca);
@@ -219,4 +269,52 @@ plan__cmp_ci(locale_t loc, const char *a, size_t al, const char *b, size_t bl)
         }
     }
     return i < al ? 1 : (j < bl ? -1 : 0);
+}
+
+static size_t
+trim_spaces(const char *s, size_t len)
+{
+    while (len > 0 && s[len - 1] == ' ') {
+        len--;
+    }
+    return len;
+}
+
+int
+plan__cmp_ci(locale_t loc, const char *a, size_t al, const char *b, size_t bl)
+{
+    al = trim_spaces(a, al);
+    bl = trim_spaces(b, bl);
+    /* The common ASCII prefix: equal words are equal weights; a word pair that differs (or
+     * holds a non-ASCII byte) goes to the byte loop, which stops at the first non-ASCII byte
+     * (both sides are at the same character there: every byte before was one character). */
+    size_t n = al < bl ? al : bl, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (((x | y) & ASCII_HIGH) || (x != y && ascii_upper8(x) != ascii_upper8(y))) {
+            break;
+        }
+    }
+    for (; i < n; i++) {
+        unsigned char ca = (unsigned char)a[i], cb = (unsigned char)b[i];
+        if ((ca | cb) & 0x80) {
+            break;
+        }
+        ca = ascii_upper(ca);
+        cb = ascii_upper(cb);
+        if (ca != cb) {
+            return ca < cb ? -1 : 1;
+        }
+    }
+    return cmp_ci_from(loc, (const unsigned char *)a, i, al, (const unsigned char *)b, i, bl);
+}
+
+int
+plan__cmp_ci_slow(locale_t loc, const char *a, size_t al, const char *b, size_t bl)
+{
+    al = trim_spaces(a, al);
+    bl = trim_spaces(b, bl);
+    return cmp_ci_from(loc, (const unsigned char *)a, 0, al, (const unsigned char *)b, 0, bl);
 }

@@ -876,6 +876,11 @@ int plan__cmp_ci(locale_t loc, const char *a, size_t al, const char *b, size_t b
  * out): strings equal under plan__cmp_ci (trailing spaces aside) fold to the same bytes, so
  * hash tables key on this. Returns the bytes written. */
 size_t plan__ci_fold(locale_t loc, const char *s, size_t len, char *out);
+/* plan__ci_fold and plan__cmp_ci without their ASCII fast path (a run of ASCII bytes is
+ * upper-cased eight bytes at a time): character by character through the weight tables. The
+ * reference the unit tests hold the fast path to; same results, slower. */
+size_t plan__ci_fold_slow(locale_t loc, const char *s, size_t len, char *out);
+int plan__cmp_ci_slow(locale_t loc, const char *a, size_t al, const char *b, size_t bl);
 /* plan__ci_fold of s[0..*len) into cx->a with the session's locale; *len gets the new length. */
 const char *plan__ci_fold_in(struct plan_ectx *cx, const char *s, size_t *len);
 
