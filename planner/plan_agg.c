@@ -55,6 +55,7 @@ plan__aht_init(plan_aht *h, uint32_t nkeys, const bool *ci, locale_t loc, size_t
     h->loc = loc;
     h->payload = (payload + AHT_ALIGN - 1) & ~(size_t)(AHT_ALIGN - 1);
     h->limit = limit;
+    h->kb = aht_key_bytes(h);
 }
 
 void
@@ -202,7 +203,7 @@ aht_upsert_h(plan_aht *h, const plan_value *keys, uint64_t hv, void **payload, b
     }
     uint32_t mask = h->nslots - 1;
     uint32_t s = (uint32_t)hv & mask;
-    size_t kb = aht_key_bytes(h);
+    size_t kb = h->kb;
     uint64_t tag = hv & 0xFFFFFFFF00000000ull;
     uint64_t sv;
     while ((sv = h->slots[s]) != 0) {
@@ -277,7 +278,7 @@ void *
 plan__aht_payload(const plan_aht *h, uint32_t i)
 {
     DB_ASSERT(i < h->n);
-    return (char *)h->entries[i] + aht_key_bytes(h);
+    return (char *)h->entries[i] + h->kb;
 }
 
 /* ---- the operator ---- */
@@ -1071,13 +1072,20 @@ row_value(plan_ectx *cx, const plan_expr *e, const plan_vres *vr, uint32_t row, 
 }
 
 /* The group of the current row (keys from vk or, without it, evaluated over cx->row; pre:
- * already known), added when new (ER_AGG_MEMORY_LIMIT when that passes the limit). */
+ * already known; hv: the keys' hash from hashagg_vec_hash, so vk is set), added when new
+ * (ER_AGG_MEMORY_LIMIT when that passes the limit). */
 static int
 group_of(op_hashagg *g, const plan_vres *vk, uint32_t row, const uint64_t *hv, void *pre,
          void **payload, db_error *err)
 {
     plan_ectx *cx = g->base.cx;
-    for (uint32_t k = 0; k < g->nkeys && !pre; k++) {
+    if (hv && !pre) {
+        /* hashagg_vec_hash checked once for the batch that no key needs a conversion. */
+        for (uint32_t k = 0; k < g->nkeys; k++) {
+            plan__vres_get(&vk[k], row, &g->kvals[k]);
+        }
+    }
+    for (uint32_t k = 0; k < g->nkeys && !pre && !hv; k++) {
         plan_value *v = &g->kvals[k]; /* written in place (no 32-byte copy per key) */
         if (row_value(cx, g->keys[k], vk ? &vk[k] : NULL, row, v, err) != DB_OK) {
             return DB_ERR;

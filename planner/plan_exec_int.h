@@ -328,6 +328,7 @@ typedef struct plan_aht {
     bool *ci;        /* per key: strings compare case-insensitively (heap) */
     locale_t loc;    /* case folding of ci strings */
     size_t payload;  /* bytes per entry after the keys */
+    size_t kb;       /* bytes per entry before the payload (hash and keys; 16-aligned) */
     size_t limit;    /* bytes (arena + arrays) before ER_AGG_MEMORY_LIMIT */
     uint64_t *slots; /* nslots: 0 = empty, else entry number + 1 in the low 32 bits and the
                         entry's hash >> 32 in the high ones (probes skip other hashes without
