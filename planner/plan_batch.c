@@ -450,12 +450,16 @@ typedef struct op_project {
     plan_expr *const *exprs;
     plan_value *vals;
     plan_batch *out;
-    int vec; /* -1 unknown; 1: every expression is vectorizable (plan__vec_supported) */
+    int vec;           /* -1 unknown; 1: every expression is vectorizable (plan__vec_supported) */
+    uint32_t *src;     /* when every expression is a plain column reference: the child column
+                          of each output column (statement arena), else NULL */
+    plan_batch *share; /* project_share's output: a header whose vectors are the child's */
 } op_project;
 
 static int project_open(plan_op *op, db_error *err);
 static int project_next(plan_op *op, plan_batch **out, db_error *err);
 static int project_vec(op_project *p, const plan_batch *in, plan_batch *b, db_error *err);
+static bool project_share(op_project *p, const plan_batch *in);
 
 static int
 project_open(plan_op *op, db_error *err)
@@ -465,6 +469,35 @@ project_open(plan_op *op, db_error *err)
         p->out = plan__batch_new(op->cx->a, op->types, op->ncols, op->cap);
     }
     return op_open_base(op, err);
+}
+
+/* Zero-copy projection of plain column references: when each output column's child vector
+ * stores its values as the output column would (the kinds project_vec copies without a
+ * conversion), p->share gets the child's vectors (under the output types) and selection and
+ * nothing is copied. Valid as long as in is: until the child's next next or close, which only
+ * this op's next or close calls (the batch contract). Parents may narrow p->share's selection;
+ * no operator writes into an input batch's vectors. False: project_next copies. */
+static bool
+project_share(op_project *p, const plan_batch *in)
+{
+    plan_op *op = &p->base;
+    for (uint32_t c = 0; c < op->ncols; c++) {
+        const plan_vtype *f = &in->cols[p->src[c]].t, *t = &op->types[c];
+        if (f->kind != t->kind || (t->kind == PV_INT && f->is_unsigned != t->is_unsigned) ||
+            (t->kind == PV_DECIMAL && f->scale != t->scale)) {
+            return false;
+        }
+    }
+    plan_batch *b = p->share;
+    for (uint32_t c = 0; c < op->ncols; c++) {
+        b->cols[c] = in->cols[p->src[c]];
+        b->cols[c].t = op->types[c];
+    }
+    b->cap = in->cap;
+    b->nrows = in->nrows;
+    b->sel = in->sel;
+    b->nsel = in->nsel;
+    return true;
 }
 
 /* project_next over whole vectors: DB_OK (b filled), DB_ERR, or DB_AGAIN when the row path
@@ -514,8 +547,9 @@ project_vec(op_project *p, const plan_batch *in, plan_batch *b, db_error *err)
     return DB_OK;
 }
 
-/* A dense output batch: one row per active input row, the expressions evaluated left to
- * right per row (so `@v := x` in one item is seen by the next, as MySQL). */
+/* The child's batch itself when every item is a plain column reference (project_share), else
+ * a dense output batch: one row per active input row, the expressions evaluated left to right
+ * per row (so `@v := x` in one item is seen by the next, as MySQL). */
 static int
 project_next(plan_op *op, plan_batch **out, db_error *err)
 {
@@ -530,6 +564,32 @@ project_next(plan_op *op, plan_batch **out, db_error *err)
         return DB_OK;
     }
     op_batch_reset(op);
+    if (p->vec < 0) {
+        p->vec = 1;
+        bool cols = true;
+        for (uint32_t c = 0; c < op->ncols; c++) {
+            p->vec &= plan__vec_supported(p->exprs[c], op->child->types, op->child->ncols);
+            cols = cols && plan__expr_vop(p->exprs[c]) == PLAN_VOP_COLUMN &&
+                   p->exprs[c]->slot >= 0 && (uint32_t)p->exprs[c]->slot < op->child->ncols;
+        }
+        if (cols && op->ncols > 0) {
+            p->src = arena_alloc(cx->a, op->ncols * sizeof *p->src);
+            for (uint32_t c = 0; c < op->ncols; c++) {
+                p->src[c] = (uint32_t)p->exprs[c]->slot;
+            }
+            p->share = arena_calloc(cx->a, 1, sizeof *p->share);
+            p->share->ncols = op->ncols;
+            p->share->cap = op->cap;
+            p->share->cols = arena_calloc(cx->a, op->ncols, sizeof *p->share->cols);
+        }
+    }
+    if (p->src && in->ncols == op->child->ncols && project_share(p, in)) {
+        if (plan__check_interrupt(cx->s, err) != DB_OK) {
+            return DB_ERR;
+        }
+        *out = p->share;
+        return DB_OK;
+    }
     plan_batch *b = p->out;
     plan__batch_clear(b);
     uint32_t n = plan__batch_active(in);
@@ -537,12 +597,6 @@ project_next(plan_op *op, plan_batch **out, db_error *err)
     arena *stmt_a = cx->a;
     cx->a = op->ba;
     int rc = DB_OK;
-    if (p->vec < 0) {
-        p->vec = 1;
-        for (uint32_t c = 0; c < op->ncols; c++) {
-            p->vec &= plan__vec_supported(p->exprs[c], op->child->types, op->child->ncols);
-        }
-    }
     if (p->vec) {
         rc = project_vec(p, in, b, err);
         if (rc == DB_OK) {

@@ -324,6 +324,55 @@ Test(plan_batch, filter_builds_a_selection_vector)
     fx_free(&f);
 }
 
+Test(plan_batch, project_of_columns_shares_the_child_batch)
+{
+    fixture f;
+    fx_init(&f);
+    plan_value *rows = make_rows(&f, 24, k_dups);
+    plan_op *scan = plan__op_rows(&f.cx, f.types, 2, rows, 24, 8);
+    plan_op *flt = plan__op_filter(&f.cx, scan, expr_of(&f, "k <> 3"));
+    plan_expr *ex[3] = {expr_of(&f, "seq"), expr_of(&f, "k"), expr_of(&f, "seq")};
+    plan_op *prj = plan__op_project(&f.cx, flt, ex, 3);
+    db_error err;
+    cr_assert_eq(prj->open(prj, &err), DB_OK);
+    plan_batch *b;
+    size_t seen = 0;
+    for (;;) {
+        cr_assert_eq(prj->next(prj, &b, &err), DB_OK);
+        if (!b) {
+            break;
+        }
+        /* No copy: the filter's selection over the scan's vectors, columns reordered. */
+        cr_assert_not_null(b->sel);
+        cr_assert_eq(b->cols[0].i, b->cols[2].i);
+        for (uint32_t k = 0; k < plan__batch_active(b); k++) {
+            uint32_t row = plan__batch_row(b, k);
+            plan_value s, kv;
+            plan__batch_get(b, 0, row, &s);
+            plan__batch_get(b, 1, row, &kv);
+            cr_assert_eq(kv.kind == PV_NULL ? -1 : kv.i, k_dups((size_t)s.i));
+            seen++;
+        }
+    }
+    prj->close(prj);
+    cr_assert_eq(seen, 9); /* 1, 1, 2 of every 8 */
+    /* Project -> limit narrows the projection's own selection, then sort over it. */
+    scan = plan__op_rows(&f.cx, f.types, 2, rows, 24, 8);
+    flt = plan__op_filter(&f.cx, scan, expr_of(&f, "k <> 3"));
+    plan_expr *ex2[2] = {expr_of(&f, "k"), expr_of(&f, "seq")};
+    plan_op *lim = plan__op_limit(&f.cx, plan__op_project(&f.cx, flt, ex2, 2), 2, 4);
+    plan_sort_key key = {.col = 1, .desc = true, .mode = PLAN_CMP_INT};
+    collect *c = run(plan__op_sort(&f.cx, lim, &key, 1));
+    static const int64_t want[4][2] = {{2, 14}, {1, 13}, {1, 10}, {2, 6}};
+    cr_assert_eq(c->n, 4);
+    for (size_t r = 0; r < 4; r++) {
+        cr_assert_eq(c->vals[r][0], want[r][0], "row %zu", r);
+        cr_assert_eq(c->vals[r][1], want[r][1], "row %zu", r);
+    }
+    free(c);
+    fx_free(&f);
+}
+
 Test(plan_batch, large_input_sort_and_aggregate)
 {
     fixture f;
