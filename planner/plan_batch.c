@@ -799,8 +799,33 @@ plan__rows_append(arena *a, plan_value **rows, size_t *nrows, size_t *cap, uint3
     }
 }
 
-/* Pull every child batch and copy its active rows (string bytes too: the child's batch arena
- * is reset at its next call) into the statement arena. */
+/* TopN: row `row` of in against the bound row (keys as sort_cmp compares them): <0, 0, >0.
+ * Conversions go to cx->a. Kept out of topn_filter's loop, which calls it for NULLs and ties
+ * of the first key only. */
+static __attribute__((noinline)) int
+topn_cmp_row(op_sort *s, const plan_batch *in, uint32_t row, const plan_value *bound)
+{
+    int c = 0;
+    for (uint32_t j = 0; j < s->nkeys && c == 0; j++) {
+        const plan_sort_key *key = &s->keys[j];
+        plan_value x;
+        plan__batch_get(in, key->col, row, &x);
+        const plan_value *y = &bound[key->col];
+        if (x.kind == PV_NULL || y->kind == PV_NULL) {
+            c = (x.kind != PV_NULL) - (y->kind != PV_NULL);
+            if (key->nulls && c != 0) {
+                return key->nulls == 1 ? c : -c;
+            }
+        } else {
+            c = plan__compare(s->base.cx, key->mode, &x, y);
+        }
+        if (c != 0 && key->desc) {
+            c = -c;
+        }
+    }
+    return c;
+}
+
 /* TopN: narrow in's selection to the rows that sort strictly before row s->keep - 1 of
  * s->rows (sorted and kept by topn_prune), by the keys as sort_cmp compares them. */
 static void
@@ -815,7 +840,8 @@ topn_filter(op_sort *s, plan_batch *in)
     arena *stmt_a = op->cx->a;
     op->cx->a = op->ba;
     /* The first key, when its column and the bound are of one kind plan__compare compares
-     * directly: a tight loop; the other rows (NULLs, ties) take the general one below. */
+     * directly: a tight loop; the other rows (NULLs, ties) take topn_cmp_row. Everything the
+     * loop reads is in locals (the stores to sel could otherwise alias the vector's fields). */
     const plan_sort_key *k0 = &s->keys[0];
     const plan_vec *v0 = &in->cols[k0->col];
     const plan_value *y0 = &bound[k0->col];
@@ -828,50 +854,43 @@ topn_filter(op_sort *s, plan_batch *in)
              (k0->mode == PLAN_CMP_DECIMAL && vk0 == PV_DECIMAL && v0->t.scale == y0->scale) ||
              (k0->mode == PLAN_CMP_DOUBLE && vk0 == PV_DOUBLE) ||
              (k0->mode == PLAN_CMP_DATETIME && temporal));
+    /* 0: general; 1: DECIMAL; 2: DOUBLE; 3: unsigned; 4: signed / temporal. */
+    int how = !fast                       ? 0
+              : vk0 == PV_DECIMAL         ? 1
+              : vk0 == PV_DOUBLE          ? 2
+              : k0->mode == PLAN_CMP_UINT ? 3
+                                          : 4;
+    const uint32_t *isel = in->sel;
+    const uint8_t *nulls = v0->nulls;
+    const __int128 *xdec = v0->dec;
+    const double *xd = v0->d;
+    const int64_t *xi = v0->i;
+    __int128 ydec = how == 1 ? y0->dec : 0;
+    double yd = how == 2 ? y0->d : 0;
+    int64_t yi = how >= 3 ? y0->i : 0;
+    int dir = k0->desc ? -1 : 1;
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t row = plan__batch_row(in, k);
+        uint32_t row = isel ? isel[k] : k;
         int c = 0;
-        if (fast && !plan__vec_is_null(v0, row)) {
-            switch (vk0) {
-            case PV_DECIMAL:
-                c = v0->dec[row] < y0->dec ? -1 : v0->dec[row] > y0->dec;
+        if (how != 0 && !((nulls[row >> 3] >> (row & 7)) & 1)) {
+            switch (how) {
+            case 1:
+                c = xdec[row] < ydec ? -1 : xdec[row] > ydec;
                 break;
-            case PV_DOUBLE:
-                c = v0->d[row] < y0->d ? -1 : v0->d[row] > y0->d;
+            case 2:
+                c = xd[row] < yd ? -1 : xd[row] > yd;
+                break;
+            case 3:
+                c = (uint64_t)xi[row] < (uint64_t)yi ? -1 : (uint64_t)xi[row] > (uint64_t)yi;
                 break;
             default:
-                if (k0->mode == PLAN_CMP_UINT) {
-                    uint64_t a = (uint64_t)v0->i[row], b = y0->u;
-                    c = a < b ? -1 : a > b;
-                } else {
-                    c = v0->i[row] < y0->i ? -1 : v0->i[row] > y0->i;
-                }
+                c = xi[row] < yi ? -1 : xi[row] > yi;
                 break;
             }
-            if (c != 0) {
-                c = k0->desc ? -c : c;
-                sel[m] = row;
-                m += c < 0;
-                continue;
-            }
+            c *= dir;
         }
-        for (uint32_t j = 0; j < s->nkeys && c == 0; j++) {
-            const plan_sort_key *key = &s->keys[j];
-            plan_value x;
-            plan__batch_get(in, key->col, row, &x);
-            const plan_value *y = &bound[key->col];
-            if (x.kind == PV_NULL || y->kind == PV_NULL) {
-                c = (x.kind != PV_NULL) - (y->kind != PV_NULL);
-                if (key->nulls && c != 0) {
-                    c = key->nulls == 1 ? c : -c;
-                    break;
-                }
-            } else {
-                c = plan__compare(op->cx, key->mode, &x, y);
-            }
-            if (c != 0 && key->desc) {
-                c = -c;
-            }
+        if (c == 0) {
+            c = topn_cmp_row(s, in, row, bound);
         }
         sel[m] = row;
         m += c < 0;
@@ -911,6 +930,8 @@ topn_prune(op_sort *s)
     arena_reset(op->ba);
 }
 
+/* Pull every child batch and copy its active rows (string bytes too: the child's batch arena
+ * is reset at its next call) into the statement arena. */
 static int
 sort_consume(op_sort *s, db_error *err)
 {
@@ -925,6 +946,7 @@ sort_consume(op_sort *s, db_error *err)
         if (!in) {
             break;
         }
+        op_batch_reset(op); /* topn_filter's selection of the previous batch */
         if (s->has_bound) {
             /* TopN with a full set: only rows sorting before the current last kept one can
              * still be output (a row equal to it comes after it: the sort is stable). */
