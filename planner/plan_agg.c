@@ -333,6 +333,10 @@ typedef struct op_hashagg {
     struct ik_table {
         struct ikey_slot *s;
         uint32_t n, cap;
+        uint64_t *bits; /* DISTINCT sets only: bit v set = value v (0 <= v < IK_BITS_MAX)
+                           already counted; nwords words (heap), grown to cover the largest
+                           value seen */
+        uint32_t nwords;
     } ik;
     struct ik_table *dik; /* per aggregate: DISTINCT values seen (no keys; statement arena) */
     void *last_payload;   /* the payload hashagg_row folded into */
@@ -358,6 +362,8 @@ static int hashagg_vec_keyed(op_hashagg *g, const plan_batch *in, const plan_vre
                              const plan_vres *va, bool ik, const uint64_t *hv, db_error *err);
 static bool ik_intlike(plan_vkind k);
 static void *ik_find(const ik_table *t, int64_t key);
+static inline bool ik_bit_test(const ik_table *t, int64_t key);
+static void ik_bit_set(ik_table *t, int64_t key);
 static void ik_add(ik_table *t, int64_t key, void *payload);
 static void ik_free(ik_table *t);
 static uint64_t *hashagg_vec_hash(op_hashagg *g, const plan_batch *in, const plan_vres *vk);
@@ -1160,7 +1166,7 @@ hashagg_row(op_hashagg *g, const plan_vres *vk, const plan_vres *va, uint32_t ro
             bool use_set = va && g->dik && g->nkeys == 0 && na == 1 &&
                            va[g->argpos[i]].t.kind == e0->vk && ik_intlike(e0->vk) &&
                            args[0].kind == e0->vk;
-            if (use_set && ik_find(&g->dik[i], args[0].i)) {
+            if (use_set && (ik_bit_test(&g->dik[i], args[0].i) || ik_find(&g->dik[i], args[0].i))) {
                 continue; /* seen: the table would say "not new" */
             }
             /* (group, arguments): the group is named by its state's address. */
@@ -1174,6 +1180,8 @@ hashagg_row(op_hashagg *g, const plan_vres *vk, const plan_vres *va, uint32_t ro
             }
             if (use_set) {
                 ik_add(&g->dik[i], args[0].i, &sts[i]);
+                ik_bit_set(&g->dik[i], args[0].i); /* in the table now, whether or not ik_add
+                                                      had room */
             }
             if (!dnew) {
                 continue;
@@ -1290,8 +1298,44 @@ ik_intlike(plan_vkind k)
 static void
 ik_free(ik_table *t)
 {
+    mem_free(t->bits);
     mem_free(t->s);
     memset(t, 0, sizeof *t);
+}
+
+/* A DISTINCT set's dense bitmap covers the values 0 .. IK_BITS_MAX - 1 (128 KiB at most): ids
+ * and codes, the usual COUNT(DISTINCT) arguments, are answered by one bit test in a table
+ * that stays in cache, before the hash set is probed. */
+#define IK_BITS_MAX (UINT64_C(1) << 20)
+
+static inline bool
+ik_bit_test(const ik_table *t, int64_t key)
+{
+    uint64_t u = (uint64_t)key;
+    return u < (uint64_t)t->nwords * 64 && (t->bits[u >> 6] >> (u & 63)) & 1;
+}
+
+static void
+ik_bit_set(ik_table *t, int64_t key)
+{
+    uint64_t u = (uint64_t)key;
+    if (u >= IK_BITS_MAX) {
+        return;
+    }
+    if (u >= (uint64_t)t->nwords * 64) {
+        uint32_t nw = t->nwords ? t->nwords : 16;
+        while ((uint64_t)nw * 64 <= u) {
+            nw *= 2;
+        }
+        uint64_t *nb = mem_calloc(nw, sizeof *nb);
+        if (t->nwords) {
+            memcpy(nb, t->bits, (size_t)t->nwords * sizeof *nb);
+        }
+        mem_free(t->bits);
+        t->bits = nb;
+        t->nwords = nw;
+    }
+    t->bits[u >> 6] |= UINT64_C(1) << (u & 63);
 }
 
 static inline uint32_t
@@ -1590,6 +1634,41 @@ hashagg_vec_dhash(op_hashagg *g, const plan_batch *in, const plan_vres *va)
     return dhv;
 }
 
+/* Without keys, when every aggregate is a DISTINCT one of one integer-like argument whose
+ * vector has the argument's own kind (hashagg_row's set path), a row whose every argument is
+ * NULL or already counted changes nothing: dskip_row tells so from the sets' bitmaps. */
+static bool
+dskip_ok(const op_hashagg *g, const plan_vres *va)
+{
+    if (g->nkeys != 0 || g->dik == NULL || g->naggs == 0) {
+        return false;
+    }
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        const plan_agg *ag = &g->aggs[i];
+        if (!ag->distinct || ag->kind == PLAN_AGG_COUNT_STAR || ag->kind == PLAN_AGG_ANY_VALUE ||
+            agg_nargs(ag) != 1) {
+            return false;
+        }
+        const plan_expr *e0 = agg_arg(ag, 0);
+        if (!ik_intlike(e0->vk) || va[g->argpos[i]].t.kind != e0->vk) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static inline bool
+dskip_row(const op_hashagg *g, const plan_vres *va, uint32_t row)
+{
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        const plan_vres *r = &va[g->argpos[i]];
+        if (!plan__vres_is_null(r, row) && !ik_bit_test(&g->dik[i], r->i[row & r->mask])) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Keys and arguments of batch in as vectors (batch arena); false: the row path does it. */
 static bool
 hashagg_vec_eval(op_hashagg *g, const plan_batch *in, plan_vres **vkp, plan_vres **vap)
@@ -1655,7 +1734,11 @@ hashagg_consume(op_hashagg *g, db_error *err)
                 }
             }
             g->dhv = n ? hashagg_vec_dhash(g, in, va) : NULL;
+            bool dskip = n && dskip_ok(g, va);
             for (uint32_t k = 0; k < n && rc == DB_OK; k++) {
+                if (dskip && dskip_row(g, va, plan__batch_row(in, k))) {
+                    continue; /* every aggregate: NULL or a value already counted */
+                }
                 if (hv && k + 16 < n) {
                     aht_prefetch(&g->ht, hv[k + 16], false);
                 }
@@ -1854,7 +1937,10 @@ hashagg_mem_used(const plan_op *op)
     size_t n = aht_bytes(&g->ht) + (size_t)g->ik.cap * sizeof(ikey_slot);
     for (uint32_t i = 0; i < g->naggs; i++) {
         if (g->aggs[i].distinct) {
-            n += aht_bytes(&g->dist[i]) + (g->dik ? (size_t)g->dik[i].cap * sizeof(ikey_slot) : 0);
+            n += aht_bytes(&g->dist[i]) +
+                 (g->dik ? (size_t)g->dik[i].cap * sizeof(ikey_slot) +
+                                   (size_t)g->dik[i].nwords * sizeof(uint64_t)
+                         : 0);
         }
     }
     return n;

@@ -135,4 +135,18 @@ SET sql_mode = DEFAULT;
 -- information_schema tables aggregate too
 SELECT TABLE_SCHEMA, COUNT(*) > 0 FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'information_schema' GROUP BY TABLE_SCHEMA;
 SELECT COUNT(DISTINCT TABLE_NAME) > 5 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'information_schema';
+-- DISTINCT over integers: the set answers values 0 .. 2^20 - 1 from a bitmap and every
+-- other value (negative, at and past 2^20, BIGINT extremes) from its hash set; NULLs never
+-- count; batch size 1 and the whole batch agree.
+CREATE TABLE dv (id INT, a BIGINT, d DATE) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 3;
+INSERT INTO dv VALUES (1, 0, '2024-01-01'), (2, 0, '2024-01-01'), (3, 1048575, NULL),
+  (4, 1048575, '2024-02-29'), (5, 1048576, '2024-02-29'), (6, 1048576, NULL), (7, -1, '1970-01-01'),
+  (8, -1, '1970-01-01'), (9, NULL, NULL), (10, 9223372036854775807, '9999-12-31'),
+  (11, -9223372036854775808, '0001-01-01'), (12, 9223372036854775807, '9999-12-31'), (13, 63, '2024-01-01'),
+  (14, 64, '2024-01-01'), (15, 64, '2024-01-02');
+SELECT COUNT(DISTINCT a), COUNT(DISTINCT d), COUNT(*) FROM dv;
+/*+ SET_VAR(batch_size=1) */ SELECT COUNT(DISTINCT a), COUNT(DISTINCT d), COUNT(*) FROM dv;
+SELECT COUNT(DISTINCT a), SUM(DISTINCT a) FROM dv WHERE a BETWEEN -1 AND 1048576;
+SELECT COUNT(DISTINCT a) FROM dv WHERE id > 100;
+SELECT COUNT(DISTINCT a) FROM dv WHERE a IS NULL;
 DROP DATABASE q_agg FORCE;
