@@ -1488,31 +1488,50 @@ hashagg_vec_keyed(op_hashagg *g, const plan_batch *in, const plan_vres *vk, cons
             continue;
         }
         uint32_t m = r->mask;
-        for (uint32_t k = 0; k < done; k++) {
-            uint32_t row = plan__batch_row(in, k);
-            if (plan__vres_is_null(r, row)) {
-                continue;
-            }
-            agg_state *st = &((agg_state *)pl[k])[i];
-            st->cnt++;
-            if (ag->kind == PLAN_AGG_COUNT) {
-                continue;
-            }
-            if (ag->vk == PV_DOUBLE) {
-                st->v.d += r->d[row & m];
-                continue;
-            }
-            __int128 d = r->t.kind == PV_DECIMAL ? r->dec[row & m] : (__int128)r->i[row & m];
-            __int128 sum = st->v.dec + d;
-            if (sum >= lim || sum <= -lim) {
-                if (k < bad_k || (k == bad_k && i < bad_i)) {
-                    bad_k = k;
-                    bad_i = i;
+        const uint32_t *sel = in->sel;
+        /* One loop per (aggregate kind, argument kind); NULL tests only when r has NULLs. */
+#define FOLD_ROWS(BODY)                                           \
+    do {                                                          \
+        for (uint32_t k = 0; k < done; k++) {                     \
+            uint32_t row = sel ? sel[k] : k;                      \
+            if (r->nulls != NULL && plan__vres_is_null(r, row)) { \
+                continue;                                         \
+            }                                                     \
+            agg_state *st = &((agg_state *)pl[k])[i];             \
+            st->cnt++;                                            \
+            BODY                                                  \
+        }                                                         \
+    } while (0)
+        if (ag->kind == PLAN_AGG_COUNT) {
+            FOLD_ROWS(;);
+        } else if (ag->vk == PV_DOUBLE) {
+            FOLD_ROWS(st->v.d += r->d[row & m];);
+        } else if (r->t.kind == PV_DECIMAL) {
+            FOLD_ROWS({
+                __int128 sum = st->v.dec + r->dec[row & m];
+                if (sum >= lim || sum <= -lim) {
+                    if (k < bad_k || (k == bad_k && i < bad_i)) {
+                        bad_k = k;
+                        bad_i = i;
+                    }
+                    break; /* the statement fails: this aggregate's later rows do not matter */
                 }
-                break; /* the statement fails: this aggregate's later rows do not matter */
-            }
-            st->v.dec = sum;
+                st->v.dec = sum;
+            });
+        } else {
+            FOLD_ROWS({
+                __int128 sum = st->v.dec + (__int128)r->i[row & m];
+                if (sum >= lim || sum <= -lim) {
+                    if (k < bad_k || (k == bad_k && i < bad_i)) {
+                        bad_k = k;
+                        bad_i = i;
+                    }
+                    break;
+                }
+                st->v.dec = sum;
+            });
         }
+#undef FOLD_ROWS
     }
     if (bad_k != UINT32_MAX) {
         return db_error_set(err, ER_DATA_OUT_OF_RANGE, "DECIMAL",
