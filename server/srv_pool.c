@@ -10,11 +10,13 @@ struct srv_pool {
     uv_async_t done_async; /* wakes the loop to run done() callbacks */
     pthread_t *threads;
     int nthreads;
-    pthread_mutex_t lock; /* protects: queue, queue_tail, done, stopping */
+    pthread_mutex_t lock; /* protects: queue, queue_tail, stopping */
     pthread_cond_t cond;  /* signalled when a job is queued or stopping is set */
     srv_job *queue;       /* jobs to run, oldest first */
     srv_job *queue_tail;
-    srv_job *done; /* finished jobs, newest first */
+    pthread_mutex_t done_lock; /* protects: done (its own lock: the loop collecting finished
+                                  jobs never delays a worker taking the next one) */
+    srv_job *done;             /* finished jobs, newest first */
     bool stopping; /* no thread takes new work once the queue is empty */
 };
 
@@ -41,10 +43,10 @@ worker_main(void *arg)
         }
         pthread_mutex_unlock(&p->lock);
         job->run(job);
-        pthread_mutex_lock(&p->lock);
+        pthread_mutex_lock(&p->done_lock);
         job->next = p->done;
         p->done = job;
-        pthread_mutex_unlock(&p->lock);
+        pthread_mutex_unlock(&p->done_lock);
         /* Outside the lock: the wakeup is a syscall, and the loop takes the lock to collect. */
         uv_async_send(&p->done_async);
         pthread_mutex_lock(&p->lock);
@@ -57,10 +59,10 @@ worker_main(void *arg)
 static void
 deliver_done(srv_pool *p)
 {
-    pthread_mutex_lock(&p->lock);
+    pthread_mutex_lock(&p->done_lock);
     srv_job *list = p->done;
     p->done = NULL;
-    pthread_mutex_unlock(&p->lock);
+    pthread_mutex_unlock(&p->done_lock);
     srv_job *rev = NULL;
     while (list != NULL) {
         srv_job *next = list->next;
@@ -89,6 +91,7 @@ srv_pool_new(uv_loop_t *loop, int nthreads)
     p->loop = loop;
     p->nthreads = nthreads;
     pthread_mutex_init(&p->lock, NULL);
+    pthread_mutex_init(&p->done_lock, NULL);
     pthread_cond_init(&p->cond, NULL);
     uv_async_init(loop, &p->done_async, on_done);
     p->done_async.data = p;
@@ -129,6 +132,7 @@ close_free(uv_handle_t *h)
     srv_pool *p = h->data;
     mem_free(p->threads);
     pthread_mutex_destroy(&p->lock);
+    pthread_mutex_destroy(&p->done_lock);
     pthread_cond_destroy(&p->cond);
     mem_free(p);
 }
