@@ -361,7 +361,13 @@ typedef enum plan_win_kind {
     PLAN_WIN_DENSE_RANK,
     PLAN_WIN_LAG,
     PLAN_WIN_LEAD,
-    PLAN_WIN_AGG, /* agg: COUNT_STAR, COUNT, SUM, AVG, MIN or MAX over the frame */
+    PLAN_WIN_AGG,          /* agg: COUNT_STAR, COUNT, SUM, AVG, MIN or MAX over the frame */
+    PLAN_WIN_FIRST_VALUE,  /* arg at the frame's first row (NULL: empty frame) */
+    PLAN_WIN_LAST_VALUE,   /* ... last row */
+    PLAN_WIN_NTH_VALUE,    /* ... offset-th row (1-based; NULL when the frame is shorter) */
+    PLAN_WIN_NTILE,        /* bucket 1..offset of the row in its partition */
+    PLAN_WIN_PERCENT_RANK, /* (rank - 1) / (partition rows - 1), 0 for one row */
+    PLAN_WIN_CUME_DIST,    /* rows up to the row's last peer / partition rows */
 } plan_win_kind;
 
 /* One window function; expressions are over the window operator's input columns. */
@@ -370,7 +376,7 @@ typedef struct plan_window_fn {
     plan_agg_kind agg;
     const plan_expr *arg;   /* aggregate argument / LAG-LEAD value; NULL for COUNT(*), ranks */
     const plan_expr *dflt;  /* LAG / LEAD default, or NULL (NULL default) */
-    uint64_t offset;        /* LAG / LEAD rows */
+    uint64_t offset;        /* LAG / LEAD rows; NTH_VALUE's N; NTILE's buckets */
     plan_expr *const *part; /* PARTITION BY */
     uint32_t npart;
     plan_expr *const *order; /* ORDER BY */

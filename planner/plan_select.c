@@ -1078,6 +1078,50 @@ window_prepare(plan_ectx *cx, const plan_ast *const *xs, uint32_t nx, const plan
             f[i].t.nullable = true;
             f[i].arg = v;
             f[i].dflt = d;
+        } else if (!strcmp(lname, "first_value") || !strcmp(lname, "last_value") ||
+                   !strcmp(lname, "nth_value")) {
+            bool nth = lname[0] == 'n';
+            if (na != (nth ? 2u : 1u)) {
+                return db_error_set(err, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, x->name);
+            }
+            f[i].kind = nth ? PLAN_WIN_NTH_VALUE
+                            : (lname[0] == 'f' ? PLAN_WIN_FIRST_VALUE : PLAN_WIN_LAST_VALUE);
+            plan_expr *v;
+            if (plan__analyze(cx, x->args[0], binds, nb, "field list", &v, err) != DB_OK) {
+                return DB_ERR;
+            }
+            if (nth) {
+                plan_value ov;
+                if (!plan__literal_value(x->args[1], &ov) || ov.kind != PV_INT ||
+                    (!ov.is_unsigned && ov.i <= 0) || ov.u == 0) {
+                    return db_error_set(err, ER_WRONG_ARGUMENTS, lname);
+                }
+                f[i].offset = ov.u;
+            }
+            plan_expr *one[1] = {v};
+            plan__agg_type(one, 1, &f[i].t, &f[i].vk);
+            f[i].t.nullable = true;
+            f[i].arg = v;
+        } else if (!strcmp(lname, "ntile")) {
+            plan_value ov;
+            if (na != 1) {
+                return db_error_set(err, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, x->name);
+            }
+            if (!plan__literal_value(x->args[0], &ov) || ov.kind != PV_INT ||
+                (!ov.is_unsigned && ov.i <= 0) || ov.u == 0) {
+                return db_error_set(err, ER_WRONG_ARGUMENTS, lname);
+            }
+            f[i].kind = PLAN_WIN_NTILE;
+            f[i].offset = ov.u;
+            plan__type_bigint(&f[i].t, 21, false);
+            f[i].vk = PV_INT;
+        } else if (!strcmp(lname, "percent_rank") || !strcmp(lname, "cume_dist")) {
+            if (na != 0) {
+                return db_error_set(err, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, x->name);
+            }
+            f[i].kind = lname[0] == 'p' ? PLAN_WIN_PERCENT_RANK : PLAN_WIN_CUME_DIST;
+            plan__type_double(&f[i].t, false);
+            f[i].vk = PV_DOUBLE;
         } else if (!strcmp(lname, "count") || !strcmp(lname, "sum") || !strcmp(lname, "avg") ||
                    !strcmp(lname, "min") || !strcmp(lname, "max")) {
             plan_ast call = *x;

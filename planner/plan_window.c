@@ -300,6 +300,38 @@ win_compute(op_window *w, uint32_t fi, uint32_t **sortedp, db_error *err)
                 }
                 break;
             }
+            case PLAN_WIN_FIRST_VALUE:
+            case PLAN_WIN_LAST_VALUE:
+            case PLAN_WIN_NTH_VALUE: {
+                size_t fs, fe;
+                frame_of(f, i, ps, pe, qs, qe, &fs, &fe);
+                size_t at = f->kind == PLAN_WIN_FIRST_VALUE  ? fs
+                            : f->kind == PLAN_WIN_LAST_VALUE ? fe - 1
+                            : fe - fs >= f->offset           ? fs + f->offset - 1
+                                                             : fe;
+                if (fe > fs && at < fe) {
+                    *out = args[ord[at]];
+                } else {
+                    out->kind = PV_NULL;
+                }
+                break;
+            }
+            case PLAN_WIN_NTILE: {
+                /* m rows in `buckets` buckets: the first m % buckets hold one row more */
+                uint64_t m = pe - ps, j = i - ps, nb = f->offset;
+                uint64_t q = m / nb, rem = m % nb;
+                out->i = (int64_t)(j < rem * (q + 1) ? j / (q + 1) + 1
+                                                     : rem + (j - rem * (q + 1)) / q + 1);
+                break;
+            }
+            case PLAN_WIN_PERCENT_RANK:
+                out->kind = PV_DOUBLE;
+                out->d = pe - ps > 1 ? (double)(rank - 1) / (double)(pe - ps - 1) : 0.0;
+                break;
+            case PLAN_WIN_CUME_DIST:
+                out->kind = PV_DOUBLE;
+                out->d = (double)(qe - ps) / (double)(pe - ps);
+                break;
             case PLAN_WIN_AGG: {
                 size_t fs, fe;
                 frame_of(f, i, ps, pe, qs, qe, &fs, &fe);

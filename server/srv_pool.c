@@ -17,7 +17,7 @@ struct srv_pool {
     pthread_mutex_t done_lock; /* protects: done (its own lock: the loop collecting finished
                                   jobs never delays a worker taking the next one) */
     srv_job *done;             /* finished jobs, newest first */
-    bool stopping; /* no thread takes new work once the queue is empty */
+    bool stopping;             /* no thread takes new work once the queue is empty */
 };
 
 static void *worker_main(void *arg);
