@@ -40,6 +40,8 @@
 
 /* Tokens the tokenizer produces that the grammar never shifts. */
 %token SPACE COMMENT HINT ILLEGAL.
+/* DATE / TIME / TIMESTAMP right before a quote: the lexer's typed-literal keyword. */
+%token TYPEDLIT.
 
 /* Non-reserved keywords: usable as identifiers wherever the keyword itself would be an error. */
 %fallback ID BEGIN COMMIT ROLLBACK WORK START TRANSACTION ISOLATION LEVEL ONLY COMMITTED
@@ -812,6 +814,8 @@ expr(A) ::= FALSE(T). { A = plan_ast_literal(pp, PA_BOOL, &T); }
 expr(A) ::= strings(X). [LOWEST] { A = X; }
 
 strings(A) ::= STRING(T). { A = plan_ast_string(pp, &T); }
+/* DATE 'yyyy-mm-dd', TIME 'hh:mm:ss', TIMESTAMP 'yyyy-mm-dd hh:mm:ss' (standard SQL literals). */
+expr(A) ::= TYPEDLIT(K) STRING(S). { A = plan_ast_typed_literal(pp, &K, &S); }
 strings(A) ::= strings(X) STRING(T). { A = plan_ast_string_append(pp, X, &T); }
 
 expr(A) ::= ident_tok(N). { A = plan_ast_column(pp, NULL, NULL, &N); }

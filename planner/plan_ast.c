@@ -17,6 +17,7 @@ static void *grow(arena *a, void *items, uint32_t n, uint32_t *cap, size_t elem)
 static void parse_error(plan_parse *pp, db_error *err);
 static bool is_blank(char c);
 static bool is_hint_keyword(const plan_token *t);
+static bool word_is(const plan_token *t, const char *w);
 static void record_hint(plan_parse *pp, const plan_token *t);
 static int parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi,
                       bool allow_params, bool no_backslash_escapes, bool ansi_quotes,
@@ -92,6 +93,45 @@ plan_ast_string(plan_parse *pp, const plan_token *t)
 {
     plan_ast *x = plan_ast_new(pp, PA_STRING, t, t);
     x->str = plan__string_decode(pp->a, t, pp->no_backslash_escapes, &x->len);
+    return x;
+}
+
+plan_ast *
+plan_ast_typed_literal(plan_parse *pp, const plan_token *kw, const plan_token *str)
+{
+    plan_ast *lit = plan_ast_string(pp, str);
+    plan_cast_kind kind;
+    const char *tname;
+    bool ok;
+    int64_t us;
+    bool has_time = false;
+    if (word_is(kw, "TIME")) {
+        kind = PLAN_CAST_TIME;
+        tname = "TIME";
+        ok = plan__parse_time(lit->str, lit->len, &us);
+    } else {
+        bool date = word_is(kw, "DATE");
+        kind = date ? PLAN_CAST_DATE : PLAN_CAST_DATETIME;
+        tname = date ? "DATE" : "DATETIME";
+        ok = plan__parse_datetime(lit->str, lit->len, &us, &has_time);
+    }
+    if (!ok && pp->bad_literal_type == NULL) {
+        pp->bad_literal_type = tname;
+        pp->bad_literal = lit->str;
+    }
+    plan_cast c = plan_ast_cast_type(pp, kind, NULL, NULL);
+    if (kind == PLAN_CAST_DATETIME || kind == PLAN_CAST_TIME) {
+        /* the literal's own fractional digits, as MySQL (TIMESTAMP '... 10:00:00.5' is
+         * DATETIME(1)) */
+        const char *dot = memchr(lit->str, '.', lit->len);
+        int64_t fsp = 0;
+        for (const char *p = dot ? dot + 1 : NULL;
+             p && p < lit->str + lit->len && *p >= '0' && *p <= '9' && fsp < 6; p++) {
+            fsp++;
+        }
+        c.scale = fsp;
+    }
+    plan_ast *x = plan_ast_cast(pp, kw, lit, c, str);
     return x;
 }
 
@@ -1028,6 +1068,9 @@ parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi
     if (pp.bad_catalog != NULL) {
         return db_error_set(err, ER_DORIS,
                             arena_sprintf(a, "Unknown catalog '%s'", pp.bad_catalog));
+    }
+    if (pp.bad_literal_type != NULL) {
+        return db_error_set(err, ER_WRONG_VALUE, pp.bad_literal_type, pp.bad_literal);
     }
     pp.stmt->nparams = (uint16_t)pp.nparams;
     *stmt = pp.stmt;

@@ -401,7 +401,9 @@ typedef struct plan_parse {
     uint32_t nparams;        /* placeholders numbered so far */
     plan_token bad;          /* the token at the syntax error */
     const char *bad_catalog; /* a catalog.db.tbl name whose catalog is not `internal` */
-    bool full_pending;       /* `t FULL JOIN`: FULL came in as t's alias (a fallback keyword) */
+    const char *bad_literal_type; /* a typed literal whose text is not a value: "DATE", ... */
+    const char *bad_literal;      /* ... and that text */
+    bool full_pending; /* `t FULL JOIN`: FULL came in as t's alias (a fallback keyword) */
     /* "k" = "v" parameters of a table function / scan being parsed (plan_binlog.c) */
     const char **tvf_keys, **tvf_vals;
     uint32_t ntvf, cap_tvf;
@@ -429,6 +431,9 @@ plan_ast *plan_ast_new(plan_parse *pp, plan_ast_kind kind, const plan_token *fir
                        const plan_token *last);
 plan_ast *plan_ast_literal(plan_parse *pp, plan_ast_kind kind, const plan_token *t);
 plan_ast *plan_ast_string(plan_parse *pp, const plan_token *t);
+/* DATE / TIME / TIMESTAMP (kw) 'text': the text cast to that type; text that is not such a
+ * value makes the statement fail with ER_WRONG_VALUE (1525), as MySQL. */
+plan_ast *plan_ast_typed_literal(plan_parse *pp, const plan_token *kw, const plan_token *str);
 plan_ast *plan_ast_string_append(plan_parse *pp, plan_ast *s, const plan_token *t);
 plan_ast *plan_ast_column(plan_parse *pp, const plan_token *db, const plan_token *qual,
                           const plan_token *name);

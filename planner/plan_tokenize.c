@@ -520,6 +520,15 @@ scan_word(plan_lexer *lx, size_t start, plan_token *t)
     lx->pos = i;
     int kw = plan__keyword(s + start, i - start);
     t->type = kw ? kw : TK_ID;
+    if (kw == TK_DATE || kw == TK_TIME || kw == TK_TIMESTAMP) {
+        size_t j = i;
+        while (j < len && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) {
+            j++;
+        }
+        if (j < len && s[j] == '\'') {
+            t->type = TK_TYPEDLIT; /* DATE '...': a literal, not a name followed by an alias */
+        }
+    }
 }
 
 /* Operator or punctuation at pos: its token and byte count, or TK_ILLEGAL for one byte. */

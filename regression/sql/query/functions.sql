@@ -79,4 +79,15 @@ SELECT SHA2('abc');
 SELECT CONCAT_WS('x');
 SELECT NO_SUCH_FUNCTION(1);
 SELECT TIMESTAMPDIFF(DAY_HOUR, '2024-01-01', '2024-01-02');
+-- typed literals: DATE 'x', TIME 'x', TIMESTAMP 'x' (any case, whitespace before the quote);
+-- the text must be such a value (1525); `date` stays a column name elsewhere
+SELECT DATE '2024-03-01', TIMESTAMP '2024-03-01 10:11:12', TIME '10:11:12.5', timestamp  '2024-03-01 10:11:12.123';
+SELECT date '2024-03-01' + INTERVAL 1 DAY AS next_day, DATEDIFF(DATE '2024-03-01', DATE '2024-02-01') AS days, TIMESTAMP '2024-03-01 23:59:59' < DATE '2024-03-02' AS lt;
+CREATE TABLE dlit (id INT, date DATE) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1;
+INSERT INTO dlit VALUES (1, '2024-01-01'), (2, '2024-06-01'), (3, NULL);
+SELECT id, date FROM dlit WHERE date >= DATE '2024-03-01' ORDER BY id;
+SELECT date FROM dlit ORDER BY date;
+SELECT DATE '2024-13-01';
+SELECT TIMESTAMP '2024-01-01 25:00:00';
+SELECT TIME 'abc';
 DROP DATABASE q_fn FORCE;
