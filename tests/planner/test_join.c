@@ -2,8 +2,9 @@
  * test_join.c: the join operator (plan_join.c) white-box over materialized inputs: NULL keys
  * never match, duplicates on both sides, empty inputs, every outer type with the build side on
  * either input, residual predicates, output batches that fill mid-chain, string keys compared
- * case-insensitively with PAD SPACE, numeric keys of different kinds, the memory limit; and a
- * few SQL statements through the whole planner. */
+ * case-insensitively with PAD SPACE, numeric keys of different kinds, integer keys of either
+ * signedness (the integer fast path), the memory limit; and a few SQL statements through the
+ * whole planner. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,6 +253,72 @@ Test(join, small_batches_split_chains)
     }
     j->close(j);
     cr_assert_eq(total, 1600);
+    tx_free(f.t);
+}
+
+/* Pairs (lv, rv) of l x r on lk = rk compared in mode, keys unsigned per side (bits in ks). */
+static const char *
+run_signed(jfx *f, plan_cmp_mode mode, bool lu, const uint64_t *lk, size_t nl, bool ru,
+           const uint64_t *rk, size_t nr, bool build_left)
+{
+    plan_vtype lt[2] = {{.kind = PV_INT, .is_unsigned = lu}, {.kind = PV_INT}};
+    plan_vtype rt[2] = {{.kind = PV_INT, .is_unsigned = ru}, {.kind = PV_INT}};
+    plan_value *lrows = arena_calloc(f->t->a, nl * 2 + 1, sizeof(plan_value));
+    plan_value *rrows = arena_calloc(f->t->a, nr * 2 + 1, sizeof(plan_value));
+    for (size_t i = 0; i < nl; i++) {
+        lrows[2 * i] = lu ? plan__v_uint(lk[i]) : plan__v_int((int64_t)lk[i]);
+        lrows[2 * i + 1] = plan__v_int(100 + (int64_t)i);
+    }
+    for (size_t i = 0; i < nr; i++) {
+        rrows[2 * i] = ru ? plan__v_uint(rk[i]) : plan__v_int((int64_t)rk[i]);
+        rrows[2 * i + 1] = plan__v_int(200 + (int64_t)i);
+    }
+    f->binds[0].t.is_unsigned = lu;
+    f->binds[2].t.is_unsigned = ru;
+    plan_op *l = plan__op_rows(&f->cx, lt, 2, lrows, nl, 4096);
+    plan_op *r = plan__op_rows(&f->cx, rt, 2, rrows, nr, 4096);
+    plan_expr *lke = expr_over(f, "lk", 0, 2), *rke = expr_over(f, "rk", 2, 2);
+    plan_join_spec js = {.type = PLAN_JOIN_INNER,
+                         .lkeys = &lke,
+                         .rkeys = &rke,
+                         .modes = &mode,
+                         .nkeys = 1,
+                         .build_left = build_left};
+    plan_op *j = plan__op_join(&f->cx, l, r, &js);
+    static out_rows o;
+    memset(&o, 0, sizeof o);
+    db_error err;
+    cr_assert_eq(plan__op_drain(j, collect, &o, &err), DB_OK, "%s", err.msg);
+    qsort(o.text, o.n, sizeof o.text[0], cmp_str); /* by key text: "-1" first */
+    char *s = arena_alloc(f->t->a, o.n * 16 + 1);
+    s[0] = 0;
+    for (size_t i = 0; i < o.n; i++) {
+        long long lv, rv;
+        cr_assert_eq(sscanf(strchr(o.text[i], ',') + 1, "%lld,%*[^,],%lld", &lv, &rv), 2);
+        char cell[16];
+        snprintf(cell, sizeof cell, "%s%lld-%lld", i ? ";" : "", lv, rv);
+        strcat(s, cell);
+    }
+    return s;
+}
+
+Test(join, integer_keys_signedness)
+{
+    jfx f;
+    jfx_init(&f);
+    const uint64_t big = (uint64_t)1 << 63; /* big and big + 1 convert to the same double */
+    const uint64_t l[] = {big, big + 1, 7, UINT64_MAX};
+    const uint64_t r[] = {big + 1, 7, big + 1, (uint64_t)-1};
+    for (int bl = 0; bl < 2; bl++) {
+        /* Both unsigned, UINT: equal bits match, big never meets big + 1. */
+        cr_assert_str_eq(run_signed(&f, PLAN_CMP_UINT, true, l, 4, true, r, 4, bl),
+                         "103-203;101-200;101-202;102-201");
+        /* Unsigned left, signed right: UINT_MAX is not -1; only 7 matches. */
+        cr_assert_str_eq(run_signed(&f, PLAN_CMP_UINT, true, l, 4, false, r, 4, bl), "102-201");
+        /* Both signed: -1 = -1 as well. */
+        cr_assert_str_eq(run_signed(&f, PLAN_CMP_INT, false, l, 4, false, r, 4, bl),
+                         "103-203;101-200;101-202;102-201");
+    }
     tx_free(f.t);
 }
 
