@@ -911,12 +911,92 @@ push_pair(op_join *j, uint32_t prow, uint32_t brow)
     j->onull_b |= brow == NO_ROW;
 }
 
+/* Candidates between interrupt checks: long chains without matches (theta joins) still notice
+ * KILL and the limits. */
+#define VISITS_PER_CHECK 0xFFFF
+
+/* probe_rows for pfast without a residual: one integer key, compared directly (equal integers
+ * have equal hashes), the loop state in locals. Same pairs, same order. */
+static int
+probe_rows_int(op_join *j, db_error *err)
+{
+    plan_batch *o = j->out;
+    const plan_vres *kr = &j->pkres[0];
+    const int64_t *keys = kr->i;
+    const uint32_t kmask = kr->mask, mask = j->mask, n = j->pn, cap = o->cap;
+    const join_ent *ent = j->bent;
+    const uint32_t *heads = j->heads, *sel = j->pb->sel;
+    const uint64_t *ph = j->phashes;
+    const uint8_t *pnull = j->pnulls;
+    uint32_t *op = j->oprobe, *ob = j->obuild;
+    uint32_t nrows = o->nrows, pk = j->pk, chain = j->chain;
+    bool started = j->row_started, row_matched = j->row_matched;
+    int rc = DB_OK;
+    while (pk < n && nrows < cap) {
+        uint32_t row = sel ? sel[pk] : pk;
+        if (!started) {
+            chain = pnull[pk] ? 0 : heads[ph[pk] & mask];
+            started = true;
+            row_matched = false;
+            if (pk + 16 < n) {
+                __builtin_prefetch(&heads[ph[pk + 16] & mask]);
+            }
+            if (pk + 8 < n && !pnull[pk + 8]) {
+                uint32_t h = heads[ph[pk + 8] & mask];
+                if (h) {
+                    __builtin_prefetch(&ent[h - 1]);
+                }
+            }
+        }
+        int64_t key = keys[row & kmask];
+        while (chain && nrows < cap) {
+            uint32_t i = chain - 1;
+            chain = ent[i].next;
+            if (ent[i].ikey == key) {
+                if (j->keep_build) {
+                    j->matched[i] = 1;
+                }
+                row_matched = true;
+                op[nrows] = row;
+                ob[nrows++] = i;
+            }
+            if ((++j->visits & VISITS_PER_CHECK) == 0 &&
+                (rc = plan__check_interrupt(j->base.cx->s, err)) != DB_OK) {
+                goto out;
+            }
+        }
+        if (chain) {
+            break; /* the batch is full; resume this row next time */
+        }
+        if (!row_matched && j->keep_probe) {
+            if (nrows == cap) {
+                break;
+            }
+            op[nrows] = row;
+            ob[nrows++] = NO_ROW;
+            j->onull_b = true;
+        }
+        started = false;
+        pk++;
+    }
+out:
+    o->nrows = nrows;
+    j->pk = pk;
+    j->chain = chain;
+    j->row_started = started;
+    j->row_matched = row_matched;
+    return rc;
+}
+
 /* Pair the probe rows of pb from position pk on until the output batch is full (then the
  * current row's chain resumes at the next call) or pb is done. */
 static int
 probe_rows(op_join *j, db_error *err)
 {
     plan_batch *o = j->out;
+    if (j->pfast && !j->js.residual) {
+        return probe_rows_int(j, err);
+    }
     while (j->pk < j->pn && o->nrows < o->cap) {
         if (!j->row_started && probe_row_start(j, err) != DB_OK) {
             return DB_ERR;
@@ -924,8 +1004,8 @@ probe_rows(op_join *j, db_error *err)
         while (j->chain && o->nrows < o->cap) {
             uint32_t i = j->chain - 1;
             j->chain = j->bent[i].next;
-            /* Long chains without matches (theta joins) still notice KILL and the limits. */
-            if ((++j->visits & 0xFFFF) == 0 && plan__check_interrupt(j->base.cx->s, err) != DB_OK) {
+            if ((++j->visits & VISITS_PER_CHECK) == 0 &&
+                plan__check_interrupt(j->base.cx->s, err) != DB_OK) {
                 return DB_ERR;
             }
             bool ok;
@@ -933,7 +1013,7 @@ probe_rows(op_join *j, db_error *err)
                 return DB_ERR;
             }
             if (ok) {
-                j->matched[i] = 1; /* read by the tail only; cheap to keep always */
+                j->matched[i] = 1; /* read by the tail only */
                 j->row_matched = true;
                 push_pair(j, j->prow, i);
             }
