@@ -125,7 +125,13 @@ explain_kw(A) ::= DESC. { A = PLAN_EXPLAIN_PLAIN; }
 explain_kw(A) ::= DESCRIBE. { A = PLAN_EXPLAIN_PLAIN; }
 
 select ::= simple_select.
-simple_select ::= SELECT distinct_opt selitems from_opt where_opt group_opt having_opt order_opt limit_opt.
+simple_select ::= SELECT distinct_opt selitems from_opt where_opt group_opt having_opt window_opt order_opt limit_opt. { plan_stmt_windows_resolve(pp); }
+/* WINDOW w AS (spec), ...: named windows of this query block, used as OVER w. */
+window_opt ::= .
+window_opt ::= WINDOW wdefs.
+wdefs ::= wdef.
+wdefs ::= wdefs COMMA wdef.
+wdef ::= ident_tok(N) AS LP wspec(W) RP. { plan_stmt_window_def(pp, &N, W); }
 
 distinct_opt ::= .
 distinct_opt ::= ALL.
@@ -995,6 +1001,9 @@ expr(A) ::= fname(N) LP DISTINCT exprlist(L) ID(W) STRING(S) RP(R). { A = plan_a
 expr(A) ::= fname(N) LP RP(E) OVER LP wspec(W) RP(R). { A = plan_ast_window(pp, plan_ast_func(pp, &N, NULL, NULL, &E, true), W, &R); }
 expr(A) ::= fname(N) LP exprlist(L) RP(E) OVER LP wspec(W) RP(R). { A = plan_ast_window(pp, plan_ast_func(pp, &N, NULL, L, &E, true), W, &R); }
 expr(A) ::= fname(N) LP STAR(S) RP(E) OVER LP wspec(W) RP(R). { A = plan_ast_window(pp, plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &E, true), W, &R); }
+expr(A) ::= fname(N) LP RP(E) OVER ident_tok(W). { A = plan_ast_window_ref(pp, plan_ast_func(pp, &N, NULL, NULL, &E, true), &W); }
+expr(A) ::= fname(N) LP exprlist(L) RP(E) OVER ident_tok(W). { A = plan_ast_window_ref(pp, plan_ast_func(pp, &N, NULL, L, &E, true), &W); }
+expr(A) ::= fname(N) LP STAR(S) RP(E) OVER ident_tok(W). { A = plan_ast_window_ref(pp, plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &E, true), &W); }
 %type wspec {plan_window_spec *}
 wspec(A) ::= wpart(P) worder(O) wframe(F). { A = plan_ast_window_spec(pp, P, O, F); }
 %type wpart {plan_ast_list *}

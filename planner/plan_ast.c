@@ -691,6 +691,93 @@ plan_ast_window(plan_parse *pp, plan_ast *fn, plan_window_spec *w, const plan_to
     return fn;
 }
 
+/* An OVER name reference, or a WINDOW definition, of query block st (parse arena). */
+struct plan_wref {
+    plan_ast *fn; /* the function call, its arguments only */
+    const char *name;
+    const plan_stmt *st;
+    plan_token end; /* the name token: the node's text ends there */
+    struct plan_wref *next;
+};
+struct plan_wdef {
+    const char *name;
+    plan_window_spec *w;
+    const plan_stmt *st;
+    struct plan_wdef *next;
+};
+
+static void
+window_fail(plan_parse *pp, int code, const char *name)
+{
+    if (pp->window_err == 0) {
+        pp->window_err = code;
+        pp->window_err_name = name;
+    }
+}
+
+plan_ast *
+plan_ast_window_ref(plan_parse *pp, plan_ast *fn, const plan_token *name)
+{
+    struct plan_wref *r = arena_calloc(pp->a, 1, sizeof *r);
+    r->fn = fn;
+    r->name = plan_ast_ident(pp, name);
+    r->st = pp->stmt;
+    r->end = *name;
+    r->next = pp->wrefs;
+    pp->wrefs = r;
+    /* A window node already (PA_WINDOW, no partition / order yet) so that the analyser's
+     * context checks see it even if resolution fails. */
+    plan_window_spec *w = plan_ast_window_spec(pp, NULL, NULL, (plan_window_frame){0});
+    return plan_ast_window(pp, fn, w, name);
+}
+
+void
+plan_stmt_window_def(plan_parse *pp, const plan_token *name, plan_window_spec *w)
+{
+    const char *n = plan_ast_ident(pp, name);
+    for (struct plan_wdef *d = pp->wdefs; d; d = d->next) {
+        if (d->st == pp->stmt && strcasecmp(d->name, n) == 0) {
+            window_fail(pp, ER_WINDOW_DUPLICATE_NAME, n);
+            return;
+        }
+    }
+    struct plan_wdef *d = arena_calloc(pp->a, 1, sizeof *d);
+    d->name = n;
+    d->w = w;
+    d->st = pp->stmt;
+    d->next = pp->wdefs;
+    pp->wdefs = d;
+}
+
+/* The query block pp->stmt ends: each OVER name of it takes its definition's partition, order
+ * and frame (a copy of the spec per call: plan_ast_window records the call's layout in it). */
+void
+plan_stmt_windows_resolve(plan_parse *pp)
+{
+    for (struct plan_wref *r = pp->wrefs; r; r = r->next) {
+        if (r->st != pp->stmt || r->fn == NULL) {
+            continue;
+        }
+        const struct plan_wdef *d = pp->wdefs;
+        while (d && !(d->st == pp->stmt && strcasecmp(d->name, r->name) == 0)) {
+            d = d->next;
+        }
+        if (d == NULL) {
+            window_fail(pp, ER_WINDOW_NO_SUCH_WINDOW, r->name);
+            r->fn = NULL;
+            continue;
+        }
+        plan_window_spec *w = arena_alloc(pp->a, sizeof *w);
+        *w = *d->w;
+        /* back to the bare call, then the window as if written inline */
+        uint32_t nf = r->fn->win ? r->fn->win->nfargs : r->fn->nargs;
+        r->fn->nargs = nf;
+        r->fn->kind = PA_FUNC;
+        (void)plan_ast_window(pp, r->fn, w, &r->end);
+        r->fn = NULL;
+    }
+}
+
 plan_window_spec *
 plan_ast_window_spec(plan_parse *pp, plan_ast_list *part, plan_ast_list *order,
                      plan_window_frame frame)
@@ -1071,6 +1158,14 @@ parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi
     }
     if (pp.bad_literal_type != NULL) {
         return db_error_set(err, ER_WRONG_VALUE, pp.bad_literal_type, pp.bad_literal);
+    }
+    for (struct plan_wref *r = pp.wrefs; r && pp.window_err == 0; r = r->next) {
+        if (r->fn != NULL) { /* its block never ended (cannot happen for a parsed statement) */
+            window_fail(&pp, ER_WINDOW_NO_SUCH_WINDOW, r->name);
+        }
+    }
+    if (pp.window_err != 0) {
+        return db_error_set(err, pp.window_err, pp.window_err_name);
     }
     pp.stmt->nparams = (uint16_t)pp.nparams;
     *stmt = pp.stmt;

@@ -403,6 +403,12 @@ typedef struct plan_parse {
     const char *bad_catalog; /* a catalog.db.tbl name whose catalog is not `internal` */
     const char *bad_literal_type; /* a typed literal whose text is not a value: "DATE", ... */
     const char *bad_literal;      /* ... and that text */
+    /* Named windows: OVER name references not yet resolved (any query block), the WINDOW
+     * definitions of the blocks being parsed, and the first error (ER_WINDOW_*, name). */
+    struct plan_wref *wrefs;
+    struct plan_wdef *wdefs;
+    int window_err;
+    const char *window_err_name;
     bool full_pending; /* `t FULL JOIN`: FULL came in as t's alias (a fallback keyword) */
     /* "k" = "v" parameters of a table function / scan being parsed (plan_binlog.c) */
     const char **tvf_keys, **tvf_vals;
@@ -490,6 +496,12 @@ plan_ast *plan_ast_agg(plan_parse *pp, const plan_token *name, bool distinct, pl
  * ROWS / RANGE; a bound `UNBOUNDED PRECEDING|FOLLOWING`, `CURRENT ROW`, `n PRECEDING|FOLLOWING`
  * (a is the first token, b the word). Wrong words are syntax errors at the word. */
 plan_ast *plan_ast_window(plan_parse *pp, plan_ast *fn, plan_window_spec *w, const plan_token *rp);
+/* fn OVER name: resolved against the WINDOW clause of the query block being parsed when that
+ * block ends (plan_stmt_windows_resolve); an unknown name is 3579. */
+plan_ast *plan_ast_window_ref(plan_parse *pp, plan_ast *fn, const plan_token *name);
+/* WINDOW name AS (spec) of the query block being parsed; a name defined twice is 3591. */
+void plan_stmt_window_def(plan_parse *pp, const plan_token *name, plan_window_spec *w);
+void plan_stmt_windows_resolve(plan_parse *pp);
 plan_window_spec *plan_ast_window_spec(plan_parse *pp, plan_ast_list *part, plan_ast_list *order,
                                        plan_window_frame frame);
 plan_window_frame plan_ast_frame(plan_parse *pp, const plan_token *unit, plan_frame_bound start,

@@ -282,6 +282,7 @@ static const keyword keywords[] = {
         {"WEEK", TK_WEEK},
         {"WHEN", TK_WHEN},
         {"WHERE", TK_WHERE},
+        {"WINDOW", TK_WINDOW},
         {"WITH", TK_WITH},
         {"WORK", TK_WORK},
         {"WRITE", TK_WRITE},
