@@ -855,6 +855,9 @@ expr(A) ::= LP(L) expr(X) COMMA exprlist(Y) RP(R). { A = plan_ast_row(pp, &L, X,
 
 expr(A) ::= MINUS(T) expr(X). [UMINUS] { A = plan_ast_unary(pp, TK_MINUS, &T, X); }
 expr(A) ::= PLUS(T) expr(X). [UMINUS] { A = plan_ast_unary(pp, TK_PLUS, &T, X); }
+/* BINARY x: CAST(x AS BINARY) (MySQL's case- and accent-sensitive comparisons), binding as
+ * tightly as unary minus. */
+expr(A) ::= BINARY(T) expr(X). [UMINUS] { A = plan_ast_cast(pp, &T, X, plan_ast_cast_type(pp, PLAN_CAST_BINARY, NULL, NULL), &T); A->end = X->end; }
 expr(A) ::= BITNOT(T) expr(X). { A = plan_ast_unary(pp, TK_BITNOT, &T, X); }
 expr(A) ::= BANG(T) expr(X). { A = plan_ast_unary(pp, TK_NOT, &T, X); }
 expr(A) ::= NOT(T) expr(X). { A = plan_ast_unary(pp, TK_NOT, &T, X); }

@@ -14,3 +14,8 @@ SELECT id FROM w ORDER BY s, id;
 SELECT id FROM w WHERE s = 'CAFE' ORDER BY id;
 SELECT a.id, b.id FROM w a JOIN w b ON a.s = b.s AND a.id < b.id ORDER BY 1, 2;
 SELECT id FROM w WHERE s IN ('ECLAIR', 'S') ORDER BY id;
+-- the BINARY operator: CAST(x AS BINARY), so comparisons, GROUP BY and DISTINCT see bytes
+-- (case and accents count); it binds as tightly as unary minus
+SELECT BINARY 'a' = 'A', 'a' = 'A', BINARY 'é' = 'e', BINARY 'a' < 'B', BINARY NULL IS NULL, LENGTH(BINARY 'ab'), BINARY 1 + 2;
+SELECT id FROM w WHERE BINARY s = 'cafe' ORDER BY id;
+SELECT COUNT(DISTINCT BINARY s) > COUNT(DISTINCT s) FROM w;
