@@ -1,4 +1,4 @@
-/* FUZZ_SOURCES: common catalog planner */
+/* FUZZ_SOURCES: common conf catalog storage binlog stream planner */
 /* SPDX-License-Identifier: Apache-2.0
  * libFuzzer harness for the SQL front end: splits arbitrary input into statements with
  * plan_statement_split and runs each through plan_execute on a fresh session (no hooks, so

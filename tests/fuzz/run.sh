@@ -26,7 +26,7 @@ CC=${FUZZ_CC:-clang}
 CFLAGS=(-std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-omit-frame-pointer
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
     -Wall -Wextra -Wno-unused-parameter)
-PKGS="libuv libzstd libssl libcrypto libxxhash"
+PKGS="libuv libzstd libssl libcrypto libxxhash libpcre2-8"
 
 if ! command -v "$CC" >/dev/null 2>&1; then
     echo "fuzz: $CC not found; as root run:"
