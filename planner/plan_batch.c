@@ -11,11 +11,10 @@
 
 /* ---- batches ---- */
 
-static size_t vec_elem_size(plan_vkind k);
 static void row_values(plan_op *op, const plan_batch *b, uint32_t row, plan_value *vals);
 
-static size_t
-vec_elem_size(plan_vkind k)
+size_t
+plan__vec_elem_size(plan_vkind k)
 {
     switch (k) {
     case PV_NULL:
@@ -42,7 +41,7 @@ plan__batch_new(arena *a, const plan_vtype *types, uint32_t ncols, uint32_t cap)
     for (uint32_t c = 0; c < ncols; c++) {
         plan_vec *v = &b->cols[c];
         v->t = types[c];
-        size_t es = vec_elem_size(v->t.kind);
+        size_t es = plan__vec_elem_size(v->t.kind);
         v->i = es ? arena_alloc(a, es * cap) : NULL;
         v->nulls = arena_calloc(a, (cap + 7) / 8, 1);
     }

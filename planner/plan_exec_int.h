@@ -60,6 +60,8 @@ typedef struct plan_batch {
 
 /* A batch of ncols columns of types[] and cap rows, allocated in a. */
 plan_batch *plan__batch_new(arena *a, const plan_vtype *types, uint32_t ncols, uint32_t cap);
+/* Bytes of one value of kind k in a plan_vec (0 for PV_NULL). */
+size_t plan__vec_elem_size(plan_vkind k);
 /* Empty it: no rows, no selection, every null bit clear. */
 void plan__batch_clear(plan_batch *b);
 /* Number of active rows. */

@@ -304,22 +304,6 @@ intern_grow(op_join *j, db_error *err)
 
 /* ---- build side: column-wise storage ---- */
 
-static size_t
-elem_size(plan_vkind k)
-{
-    switch (k) {
-    case PV_NULL:
-        return 0;
-    case PV_DOUBLE:
-        return sizeof(double);
-    case PV_DECIMAL:
-        return sizeof(__int128);
-    case PV_STRING:
-        return sizeof(plan_strv);
-    default:
-        return sizeof(int64_t);
-    }
-}
 
 /* Whether a value stored in a vector of type s can be copied as is into one of type d (what
  * plan__batch_set would store without converting). */
@@ -411,7 +395,7 @@ grow_build(op_join *j, uint32_t need, db_error *err)
     size_t old_nbytes = (j->capb + 7) / 8, nbytes = (ncap + 7) / 8;
     for (uint32_t c = 0; c < j->bcols; c++) {
         plan_vec *v = &j->bst.cols[c];
-        size_t es = elem_size(v->t.kind);
+        size_t es = plan__vec_elem_size(v->t.kind);
         if (es) {
             v->i = mem_realloc(v->i, es * ncap);
         }
@@ -635,7 +619,7 @@ join_open(plan_op *op, db_error *err)
     j->int_seen = j->int_uns = false;
     for (uint32_t c = 0; c < j->bcols; c++) {
         j->bst.cols[c].t = j->build->types[c];
-        j->row_bytes += elem_size(j->build->types[c].kind);
+        j->row_bytes += plan__vec_elem_size(j->build->types[c].kind);
     }
     if (j->left->open(j->left, err) != DB_OK) {
         return DB_ERR;

@@ -233,21 +233,30 @@ prep_const(vctx *v, plan_cmp_mode mode, plan_vres *c, const plan_vres *other)
 #define CMP3(a, b) ((a) < (b) ? -1 : ((a) > (b)))
 
 /* c[row] = plan__compare(mode, l[row], r[row]) for the rows of sel where neither is NULL. */
+/* Whether l and r compare in mode as their int64 storage does: two signed integers, two
+ * temporals (microseconds), or signed integers compared as UINT / DECIMAL. */
+static bool
+i64_machine_order(plan_cmp_mode mode, const plan_vres *l, const plan_vres *r)
+{
+    plan_vkind a = l->t.kind, b = r->t.kind;
+    bool at = a == PV_DATE || a == PV_DATETIME || a == PV_TIME;
+    bool bt = b == PV_DATE || b == PV_DATETIME || b == PV_TIME;
+    return (mode == PLAN_CMP_INT && a == PV_INT && b == PV_INT) ||
+           (mode == PLAN_CMP_DATETIME && at && bt) ||
+           ((mode == PLAN_CMP_UINT || mode == PLAN_CMP_DECIMAL) && a == PV_INT && b == PV_INT &&
+            !l->t.is_unsigned && !r->t.is_unsigned);
+}
+
 static bool
 vcmp(vctx *v, plan_cmp_mode mode, const plan_vres *l, const plan_vres *r, const uint32_t *sel,
      uint32_t n, int8_t *c)
 {
     plan_vkind a = l->t.kind, b = r->t.kind;
     uint32_t lm = l->mask, rm = r->mask;
-    bool at = a == PV_DATE || a == PV_DATETIME || a == PV_TIME;
-    bool bt = b == PV_DATE || b == PV_DATETIME || b == PV_TIME;
     if (!cmp_operands_ok(mode, a, b)) {
         return false;
     }
-    if ((mode == PLAN_CMP_INT && a == PV_INT && b == PV_INT) ||
-        (mode == PLAN_CMP_DATETIME && at && bt) ||
-        ((mode == PLAN_CMP_UINT || mode == PLAN_CMP_DECIMAL) && a == PV_INT && b == PV_INT &&
-         !l->t.is_unsigned && !r->t.is_unsigned)) {
+    if (i64_machine_order(mode, l, r)) {
         const int64_t *x = l->i, *y = r->i;
         for (uint32_t k = 0; k < n; k++) {
             uint32_t row = sel[k];
@@ -356,15 +365,10 @@ cmp_fused(const plan_expr *e, const plan_vres *l, const plan_vres *r, const uint
     plan_vkind a = l->t.kind, b = r->t.kind;
     uint32_t lm = l->mask, rm = r->mask;
     plan_cmp_mode mode = e->cmp;
-    bool at = a == PV_DATE || a == PV_DATETIME || a == PV_TIME;
-    bool bt = b == PV_DATE || b == PV_DATETIME || b == PV_TIME;
     if (!cmp_operands_ok(mode, a, b)) {
         return false;
     }
-    if ((mode == PLAN_CMP_INT && a == PV_INT && b == PV_INT) ||
-        (mode == PLAN_CMP_DATETIME && at && bt) ||
-        ((mode == PLAN_CMP_UINT || mode == PLAN_CMP_DECIMAL) && a == PV_INT && b == PV_INT &&
-         !l->t.is_unsigned && !r->t.is_unsigned)) {
+    if (i64_machine_order(mode, l, r)) {
         CMP_LOOP(int64_t, l->i, r->i);
         return true;
     }

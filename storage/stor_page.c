@@ -457,16 +457,22 @@ put_header(buf *out, uint8_t enc, const stor_vec *v, uint32_t from, uint32_t n, 
 /* The frame-of-reference body after the header: base, width, 7 zero bytes, the packed
  * deltas of the n values (NULL rows: delta 0). */
 static void
+put_packed(buf *out, const uint64_t *v, uint32_t n, unsigned width)
+{
+    size_t plen = packed_len(n, width);
+    uint8_t *p = buf_reserve(out, plen);
+    memset(p, 0, plen);
+    bit_pack(v, n, width, p);
+    out->len += plen;
+}
+
+static void
 put_for_body(buf *out, uint64_t base, unsigned width, const uint64_t *deltas, uint32_t n)
 {
     buf_put_u64le(out, base);
     buf_put_u8(out, (uint8_t)width);
     buf_put_zeros(out, 7);
-    size_t plen = packed_len(n, width);
-    uint8_t *p = buf_reserve(out, plen);
-    memset(p, 0, plen);
-    bit_pack(deltas, n, width, p);
-    out->len += plen;
+    put_packed(out, deltas, n, width);
 }
 
 /* DECIMAL values that all fit in 64 bits (every DECIMAL up to 18 digits): frame of reference
@@ -632,11 +638,7 @@ encode_dict(const stor_vec *v, uint32_t from, uint32_t n, uint32_t nnull, buf *o
         }
         buf_put_u8(out, (uint8_t)width);
         buf_put_zeros(out, 3);
-        size_t plen = packed_len(n, width);
-        uint8_t *p = buf_reserve(out, plen);
-        memset(p, 0, plen);
-        bit_pack(codes, n, width, p);
-        out->len += plen;
+        put_packed(out, codes, n, width);
     }
     mem_free(codes);
     mem_free(d.first_row);
