@@ -263,9 +263,13 @@ dir_opt(A) ::= ASC. { A = 0; }
 dir_opt(A) ::= DESC. { A = 1; }
 
 limit_opt ::= .
-limit_opt ::= LIMIT INTNUM(C). { plan_stmt_limit(pp, &C, NULL); }
-limit_opt ::= LIMIT INTNUM(O) COMMA INTNUM(C). { plan_stmt_limit(pp, &C, &O); }
-limit_opt ::= LIMIT INTNUM(C) OFFSET INTNUM(O). { plan_stmt_limit(pp, &C, &O); }
+limit_opt ::= LIMIT limit_val(C). { plan_stmt_limit(pp, C, NULL); }
+limit_opt ::= LIMIT limit_val(O) COMMA limit_val(C). { plan_stmt_limit(pp, C, O); }
+limit_opt ::= LIMIT limit_val(C) OFFSET limit_val(O). { plan_stmt_limit(pp, C, O); }
+/* A number, or a '?' of a prepared statement (numbered in text order like any other). */
+%type limit_val {plan_ast *}
+limit_val(A) ::= INTNUM(T). { A = plan_ast_literal(pp, PA_INT, &T); }
+limit_val(A) ::= QUESTION(T). { A = plan_ast_param(pp, &T); }
 
 /* SET */
 cmd ::= SET setlist. { plan_stmt_begin(pp, PS_SET); }

@@ -847,12 +847,28 @@ plan_ast_gcsep(plan_parse *pp, const plan_token *word, const plan_token *str)
     return *str;
 }
 
-void
-plan_stmt_limit(plan_parse *pp, const plan_token *count, const plan_token *offset)
+static uint64_t
+limit_part(plan_parse *pp, const plan_ast *x, uint32_t *pix)
 {
-    pp->stmt->has_limit = true;
-    pp->stmt->limit_count = plan_ast_uint(pp, count);
-    pp->stmt->limit_offset = offset ? plan_ast_uint(pp, offset) : 0;
+    *pix = 0;
+    if (x == NULL) {
+        return 0;
+    }
+    if (x->kind == PA_PARAM) {
+        *pix = (uint32_t)x->op + 1;
+        return 0;
+    }
+    plan_token t = {.z = x->name, .n = strlen(x->name), .type = TK_INTNUM};
+    return plan_ast_uint(pp, &t);
+}
+
+void
+plan_stmt_limit(plan_parse *pp, const plan_ast *count, const plan_ast *offset)
+{
+    plan_stmt *st = pp->stmt;
+    st->has_limit = true;
+    st->limit_count = limit_part(pp, count, &st->limit_count_pix);
+    st->limit_offset = limit_part(pp, offset, &st->limit_offset_pix);
 }
 
 static plan_set_item *set_item_new(plan_parse *pp, plan_set_kind kind);
@@ -1332,6 +1348,8 @@ plan_stmt_setop_begin(plan_parse *pp, int kind, int all)
     l->has_limit = t->has_limit;
     l->limit_count = t->limit_count;
     l->limit_offset = t->limit_offset;
+    l->limit_count_pix = t->limit_count_pix;
+    l->limit_offset_pix = t->limit_offset_pix;
     l->distinct = t->distinct;
     l->setop = t->setop;
     l->setop_all = t->setop_all;
@@ -1357,6 +1375,7 @@ plan_stmt_setop_begin(plan_parse *pp, int kind, int all)
     t->having = NULL;
     t->has_limit = false;
     t->limit_count = t->limit_offset = 0;
+    t->limit_count_pix = t->limit_offset_pix = 0;
     t->distinct = false;
     t->setop = (uint8_t)kind;
     t->setop_all = all != 0;
@@ -1404,12 +1423,15 @@ plan_stmt_setop_end(plan_parse *pp, bool paren)
     top->has_limit = r->has_limit;
     top->limit_count = r->limit_count;
     top->limit_offset = r->limit_offset;
+    top->limit_count_pix = r->limit_count_pix;
+    top->limit_offset_pix = r->limit_offset_pix;
     r->order = NULL;
     r->order_desc = NULL;
     r->order_nulls = NULL;
     r->cap_order_desc = r->cap_order_nulls = 0;
     r->has_limit = false;
     r->limit_count = r->limit_offset = 0;
+    r->limit_count_pix = r->limit_offset_pix = 0;
 }
 
 /* `(SELECT ...)` first in a statement: the statement wraps the parenthesised query. */

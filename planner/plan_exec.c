@@ -253,9 +253,13 @@ exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outc
         }
         return sink->columns(sink->ctx, dcols, n, err);
     }
-    uint64_t limit = st->has_limit ? st->limit_count
-                                   : (uint64_t)s->vars[plan__sysvar_find("sql_select_limit")].i;
-    bool emit = limit > 0 && st->limit_offset == 0;
+    uint64_t lcount = 0, loffset = 0;
+    if (st->has_limit && plan__stmt_limit(cx, st, &lcount, &loffset, err) != DB_OK) {
+        return DB_ERR;
+    }
+    uint64_t limit =
+            st->has_limit ? lcount : (uint64_t)s->vars[plan__sysvar_find("sql_select_limit")].i;
+    bool emit = limit > 0 && loffset == 0;
     if (emit && where) {
         plan_value w;
         if (plan__eval(cx, where, &w, err) != DB_OK) {
@@ -570,8 +574,12 @@ exec_show_warnings(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db
     if (cx->describe) {
         return DB_OK;
     }
-    uint64_t skip = st->has_limit ? st->limit_offset : 0;
-    uint64_t left = st->has_limit ? st->limit_count : UINT64_MAX;
+    uint64_t lcount = UINT64_MAX, loffset = 0;
+    if (st->has_limit && plan__stmt_limit(cx, st, &lcount, &loffset, err) != DB_OK) {
+        return DB_ERR;
+    }
+    uint64_t skip = loffset;
+    uint64_t left = lcount;
     for (size_t i = 0; i < s->nwarns && left > 0; i++) {
         const plan_warning *w = &s->warns[i];
         if (st->kind == PS_SHOW_ERRORS && w->level != 2) {
@@ -1157,4 +1165,51 @@ execute(plan_session *s, const char *sql, size_t len, size_t text_len, bool in_m
         return DB_ERR;
     }
     return plan__run(s, st, sql, len, NULL, 0, a, sink, out, err);
+}
+
+/* A LIMIT placeholder's value: a non-negative integer (or integer text). */
+static int
+limit_param(plan_ectx *cx, uint32_t pix, uint64_t dflt, uint64_t *out, db_error *err)
+{
+    if (cx->params == NULL) { /* describing: no values yet */
+        *out = dflt;
+        return DB_OK;
+    }
+    if (pix - 1 >= cx->nparams) {
+        return db_error_set(err, ER_WRONG_ARGUMENTS, "LIMIT");
+    }
+    const plan_value *v = &cx->params[pix - 1];
+    bool trunc = false;
+    if (v->kind == PV_INT) {
+        if (!v->is_unsigned && v->i < 0) {
+            return db_error_set(err, ER_WRONG_ARGUMENTS, "LIMIT");
+        }
+        *out = v->u;
+        return DB_OK;
+    }
+    if (v->kind == PV_STRING || v->kind == PV_DECIMAL) {
+        uint64_t u = plan__v_to_uint(v, &trunc);
+        int64_t i = plan__v_to_int(v, &trunc);
+        if (!trunc && i >= 0) {
+            *out = u;
+            return DB_OK;
+        }
+    }
+    return db_error_set(err, ER_WRONG_ARGUMENTS, "LIMIT");
+}
+
+int
+plan__stmt_limit(plan_ectx *cx, const plan_stmt *st, uint64_t *count, uint64_t *offset,
+                 db_error *err)
+{
+    *count = st->limit_count;
+    *offset = st->limit_offset;
+    if (st->limit_count_pix &&
+        limit_param(cx, st->limit_count_pix, UINT64_MAX, count, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (st->limit_offset_pix && limit_param(cx, st->limit_offset_pix, 0, offset, err) != DB_OK) {
+        return DB_ERR;
+    }
+    return DB_OK;
 }

@@ -306,6 +306,9 @@ typedef struct plan_stmt {
     bool has_limit;
     uint64_t limit_count;
     uint64_t limit_offset;
+    /* LIMIT ? [OFFSET ?] of a prepared statement: placeholder number + 1 of the count / the
+     * offset (0 = the literal above); plan__stmt_limit binds them at execution. */
+    uint32_t limit_count_pix, limit_offset_pix;
     bool distinct;
     /* Nested SELECTs (derived tables, CTE bodies): the enclosing statement, else NULL. */
     struct plan_stmt *parent;
@@ -542,7 +545,7 @@ plan_ast *plan_ast_rowcmp(plan_parse *pp, int op, plan_ast *l, plan_ast *r);
 plan_ast *plan_ast_rowin(plan_parse *pp, plan_ast *x, bool negated, plan_ast_list *list,
                          const plan_token *rp);
 plan_ast *plan_ast_subq_in(plan_parse *pp, plan_ast *x, bool negated, const plan_token *rp);
-void plan_stmt_limit(plan_parse *pp, const plan_token *count, const plan_token *offset);
+void plan_stmt_limit(plan_parse *pp, const plan_ast *count, const plan_ast *offset);
 void plan_stmt_set_var(plan_parse *pp, plan_scope scope, bool has_scope, const plan_token *name,
                        plan_ast *value);
 void plan_stmt_set_word(plan_parse *pp, plan_scope scope, bool has_scope, const plan_token *name,
@@ -934,6 +937,11 @@ int plan__check_interrupt(plan_session *s, db_error *err);
 /* The statement limits part of plan__check_interrupt (plan_explain.c): ER_QUERY_TIMEOUT past
  * the deadline, ER_EXEC_MEM_LIMIT over exec_mem_limit. */
 int plan__check_limits(plan_session *s, db_error *err);
+/* st's LIMIT count and offset (literals, or '?' placeholders bound to cx->params: a
+ * non-negative integer, else ER_WRONG_ARGUMENTS "LIMIT"); while describing (no values) a
+ * placeholder count is UINT64_MAX and offset 0. Only meaningful with st->has_limit. */
+int plan__stmt_limit(plan_ectx *cx, const plan_stmt *st, uint64_t *count, uint64_t *offset,
+                     db_error *err);
 
 /* ======================================================================================
  * System variables (plan_sysvar.c).

@@ -2575,15 +2575,19 @@ select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp,
         root = sort = plan__op_sort(cx, root, keys, st->order->n);
     }
     /* sql_select_limit applies to the outermost SELECT only. */
-    uint64_t limit = st->has_limit || st->parent
-                             ? (st->has_limit ? st->limit_count : UINT64_MAX)
-                             : (uint64_t)s->vars[plan__sysvar_find("sql_select_limit")].i;
-    if (sort && limit != UINT64_MAX && limit <= UINT64_MAX / 2 - st->limit_offset &&
-        limit + st->limit_offset <= (1u << 24)) {
-        plan__op_sort_topn(sort, limit + st->limit_offset);
+    uint64_t lcount = UINT64_MAX, loffset = 0;
+    if (st->has_limit && plan__stmt_limit(cx, st, &lcount, &loffset, err) != DB_OK) {
+        return DB_ERR;
     }
-    if (limit != UINT64_MAX || st->limit_offset > 0) {
-        root = plan__op_limit(cx, root, st->limit_offset, limit);
+    uint64_t limit = st->has_limit || st->parent
+                             ? lcount
+                             : (uint64_t)s->vars[plan__sysvar_find("sql_select_limit")].i;
+    if (sort && limit != UINT64_MAX && limit <= UINT64_MAX / 2 - loffset &&
+        limit + loffset <= (1u << 24)) {
+        plan__op_sort_topn(sort, limit + loffset);
+    }
+    if (limit != UINT64_MAX || loffset > 0) {
+        root = plan__op_limit(cx, root, loffset, limit);
     }
     *rootp = root;
     return DB_OK;

@@ -344,11 +344,15 @@ order_limit(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_expr **ex,
             }
         }
     }
+    uint64_t lcount = UINT64_MAX, loffset = 0;
+    if (st->has_limit && plan__stmt_limit(cx, st, &lcount, &loffset, err) != DB_OK) {
+        return DB_ERR;
+    }
     uint64_t limit = st->has_limit || st->parent
-                             ? (st->has_limit ? st->limit_count : UINT64_MAX)
+                             ? lcount
                              : (uint64_t)cx->s->vars[plan__sysvar_find("sql_select_limit")].i;
-    if (root && (limit != UINT64_MAX || st->limit_offset > 0)) {
-        root = plan__op_limit(cx, root, st->limit_offset, limit);
+    if (root && (limit != UINT64_MAX || loffset > 0)) {
+        root = plan__op_limit(cx, root, loffset, limit);
     }
     *rootp = root;
     return DB_OK;

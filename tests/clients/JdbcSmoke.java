@@ -196,6 +196,23 @@ public class JdbcSmoke {
                 check("SUM(x) after batch + txn", rs.getBigDecimal(2), new java.math.BigDecimal("226.00"));
                 check("MAX(v) after UPDATE", rs.getString(3), "upd");
             }
+            // Pagination with placeholders in LIMIT (server-side prepared: LIMIT ? OFFSET ?).
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT k FROM t WHERE k < ? ORDER BY k LIMIT ? OFFSET ?")) {
+                StringBuilder pages = new StringBuilder();
+                for (int page = 0; page < 3; page++) {
+                    ps.setInt(1, 10);
+                    ps.setInt(2, 4);
+                    ps.setInt(3, page * 4);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            pages.append(rs.getInt(1)).append(' ');
+                        }
+                    }
+                    pages.append("| ");
+                }
+                check("LIMIT ? OFFSET ? pages", pages.toString(), "0 1 2 3 | 4 5 6 7 | 8 9 | ");
+            }
             st.execute("DROP DATABASE clients_jdbc FORCE");
         }
         System.exit(failures == 0 ? 0 : 1);
