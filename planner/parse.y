@@ -87,6 +87,10 @@ cmd ::= WITH RECURSIVE ctelist select. { plan_stmt_unsupported(pp, "WITH RECURSI
 ctelist ::= cte.
 ctelist ::= ctelist COMMA cte.
 cte ::= ident_tok(N) AS LP subq_begin select RP. { plan_stmt_cte(pp, &N); }
+cte ::= ident_tok(N) LP dcols RP AS LP subq_begin select RP. { plan_stmt_cte_cols(pp, &N); }
+/* Column lists of CTEs and derived tables: t(a, b). */
+dcols ::= ident_tok(N). { plan_stmt_pending_col(pp, &N, true); }
+dcols ::= dcols COMMA ident_tok(N). { plan_stmt_pending_col(pp, &N, false); }
 subq_begin ::= . { plan_stmt_push(pp); }
 
 /* Set operations (plan_setop.c): UNION / EXCEPT (MINUS) / INTERSECT [ALL | DISTINCT] fold left
@@ -191,6 +195,7 @@ tableref ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { p
 tableref ::= ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan_stmt_table_alias(pp, &D, &N, &A); }
 tableref ::= ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
 tableref ::= LP subq_begin select RP as_opt ident_tok(A). { plan_stmt_derived(pp, &A); }
+tableref ::= LP subq_begin select RP as_opt ident_tok(A) LP dcols RP. { plan_stmt_derived_cols(pp, &A); }
 /* Time travel: FOR VERSION AS OF <tso> | FOR TIME AS OF '<datetime>' (plan_stmt_as_of marks the
  * table just added). */
 tableref ::= ident_tok(N) dml_asof(X). { plan_stmt_table(pp, NULL, &N, NULL); plan_stmt_as_of(pp, X); }

@@ -1457,6 +1457,52 @@ plan_stmt_derived(plan_parse *pp, const plan_token *alias)
     t->sub = in;
 }
 
+struct plan_pend_cols {
+    const char **names;
+    uint32_t n, cap;
+    struct plan_pend_cols *next;
+};
+
+void
+plan_stmt_pending_col(plan_parse *pp, const plan_token *name, bool first)
+{
+    if (first) {
+        struct plan_pend_cols *l = arena_calloc(pp->a, 1, sizeof *l);
+        l->next = pp->pend_cols;
+        pp->pend_cols = l;
+    }
+    struct plan_pend_cols *l = pp->pend_cols;
+    l->names = grow(pp->a, l->names, l->n, &l->cap, sizeof *l->names);
+    l->names[l->n++] = plan__ident_decode(pp->a, name);
+}
+
+/* The innermost pending column list, now complete, for statement in. */
+static void
+take_pending_cols(plan_parse *pp, plan_stmt *in)
+{
+    struct plan_pend_cols *l = pp->pend_cols;
+    DB_ASSERT(l != NULL);
+    pp->pend_cols = l->next;
+    in->colnames = l->names;
+    in->ncolnames = l->n;
+}
+
+void
+plan_stmt_derived_cols(plan_parse *pp, const plan_token *alias)
+{
+    plan_stmt_derived(pp, alias);
+    plan_stmt *st = pp->stmt;
+    take_pending_cols(pp, st->tables[st->ntables - 1].sub);
+}
+
+void
+plan_stmt_cte_cols(plan_parse *pp, const plan_token *name)
+{
+    plan_stmt_cte(pp, name);
+    plan_stmt *st = pp->stmt;
+    take_pending_cols(pp, st->ctes[st->nctes - 1].st);
+}
+
 void
 plan_stmt_cte(plan_parse *pp, const plan_token *name)
 {

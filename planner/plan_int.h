@@ -309,6 +309,10 @@ typedef struct plan_stmt {
     /* LIMIT ? [OFFSET ?] of a prepared statement: placeholder number + 1 of the count / the
      * offset (0 = the literal above); plan__stmt_limit binds them at execution. */
     uint32_t limit_count_pix, limit_offset_pix;
+    /* A derived table's, CTE's or view's column list (`t(a, b)`): the names of its columns
+     * instead of the select items' (ncolnames of them; 0 = none). */
+    const char **colnames;
+    uint32_t ncolnames;
     bool distinct;
     /* Nested SELECTs (derived tables, CTE bodies): the enclosing statement, else NULL. */
     struct plan_stmt *parent;
@@ -408,6 +412,7 @@ typedef struct plan_parse {
     const char *bad_literal;      /* ... and that text */
     /* Named windows: OVER name references not yet resolved (any query block), the WINDOW
      * definitions of the blocks being parsed, and the first error (ER_WINDOW_*, name). */
+    struct plan_pend_cols *pend_cols; /* column lists being parsed, innermost first */
     struct plan_wref *wrefs;
     struct plan_wdef *wdefs;
     int window_err;
@@ -504,6 +509,12 @@ plan_ast *plan_ast_window(plan_parse *pp, plan_ast *fn, plan_window_spec *w, con
 plan_ast *plan_ast_window_ref(plan_parse *pp, plan_ast *fn, const plan_token *name);
 /* WINDOW name AS (spec) of the query block being parsed; a name defined twice is 3591. */
 void plan_stmt_window_def(plan_parse *pp, const plan_token *name, plan_window_spec *w);
+/* A name of a derived table's / CTE's column list (first: it starts the list). */
+void plan_stmt_pending_col(plan_parse *pp, const plan_token *name, bool first);
+/* ... AS alias (cols): the derived table, with the list parsed last. */
+void plan_stmt_derived_cols(plan_parse *pp, const plan_token *alias);
+/* name (cols) AS (select): the CTE, with the list parsed last. */
+void plan_stmt_cte_cols(plan_parse *pp, const plan_token *name);
 void plan_stmt_windows_resolve(plan_parse *pp);
 plan_window_spec *plan_ast_window_spec(plan_parse *pp, plan_ast_list *part, plan_ast_list *order,
                                        plan_window_frame frame);

@@ -146,11 +146,20 @@ resolve_derived(plan_ectx *cx, const plan_stmt *sub, const char *alias, from_tab
     }
     memset(ft, 0, sizeof *ft);
     ft_alloc(cx, ft, sl.nvis);
+    /* A column list (`t(a, b)`, a view's `(a, b)`) names the columns instead of the items. */
+    if (sub->ncolnames && sub->ncolnames != sl.nvis) {
+        return db_error_set(err, ER_VIEW_WRONG_LIST);
+    }
     for (uint32_t i = 0; i < sl.nvis; i++) {
+        const char *name = sub->ncolnames ? sub->colnames[i] : sl.cols[i].name;
         for (uint32_t k = 0; k < i; k++) {
-            if (strcasecmp(sl.cols[k].name, sl.cols[i].name) == 0) {
-                return db_error_set(err, ER_DUP_FIELDNAME, sl.cols[i].name);
+            if (strcasecmp(ft->colnames[k], name) == 0) {
+                return db_error_set(err, ER_DUP_FIELDNAME, name);
             }
+        }
+        if (sub->ncolnames) {
+            sl.cols[i].name = name;
+            sl.cols[i].org_name = name;
         }
         ft->colnames[i] = sl.cols[i].name;
         plan_bind_col *b = &ft->binds[i];
@@ -204,6 +213,10 @@ resolve_view(plan_ectx *cx, const plan_table_ref *ref, const char *db, const cha
     }
     vst->parent = arena_calloc(cx->a, 1, sizeof *vst->parent); /* nested: no CTEs, no limit */
     vst->parent->kind = PS_SELECT;
+    if (vst->ddl && vst->ddl->nnames) { /* CREATE VIEW v (names) AS ... */
+        vst->colnames = vst->ddl->names;
+        vst->ncolnames = (uint32_t)vst->ddl->nnames;
+    }
     const char *alias = ref->alias ? ref->alias : ref->name;
     char *saved = cx->s->db;
     cx->s->db = (char *)db;
@@ -214,15 +227,7 @@ resolve_view(plan_ectx *cx, const plan_table_ref *ref, const char *db, const cha
     if (rc != DB_OK) {
         return DB_ERR;
     }
-    const plan_ddl *d = vst->ddl;
-    if (d && d->nnames && d->nnames != ft->ncols) {
-        return db_error_set(err, ER_VIEW_WRONG_LIST);
-    }
     for (uint32_t i = 0; i < ft->ncols; i++) {
-        if (d && d->nnames) {
-            ft->colnames[i] = ft->binds[i].name = ft->meta[i].name = d->names[i];
-            ft->meta[i].org_name = d->names[i];
-        }
         ft->binds[i].db = ref->alias ? NULL : db;
         ft->meta[i].org_table = ref->name;
         ft->meta[i].schema = db;

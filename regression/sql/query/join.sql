@@ -96,6 +96,16 @@ WITH big AS (SELECT id, k FROM a WHERE k >= 20) SELECT x.id, y.id FROM big x JOI
 WITH s AS (SELECT k, COUNT(*) AS n FROM b GROUP BY k), t AS (SELECT k FROM s WHERE n > 1) SELECT * FROM t ORDER BY k;
 WITH s AS (SELECT 1 AS v) SELECT * FROM s, s AS s2;
 WITH RECURSIVE r AS (SELECT 1) SELECT * FROM r;
+-- column lists of CTEs and derived tables name their columns (the select items' names may
+-- repeat); a count that differs is 1353, a name twice 1060, the items' own names are gone
+WITH c (ident, kk) AS (SELECT id, k FROM a WHERE k >= 20) SELECT ident, kk FROM c ORDER BY ident;
+WITH c (x, y) AS (SELECT id, id FROM a), e AS (SELECT 1 AS z) SELECT x, y, z FROM c, e WHERE x < 3 ORDER BY x;
+SELECT q.p, q.r FROM (SELECT id, k FROM a) AS q (p, r) WHERE q.r >= 20 ORDER BY q.p;
+SELECT * FROM (SELECT 1, 2) z (one, two);
+WITH w (x) AS (SELECT y + 1 FROM (SELECT k FROM a) d (y)) SELECT MAX(x) FROM w;
+WITH c (p) AS (SELECT id, k FROM a) SELECT * FROM c;
+SELECT * FROM (SELECT 1, 2) z (p, P);
+WITH c (p, q) AS (SELECT id, k FROM a) SELECT id FROM c;
 -- INSERT ... SELECT from a join
 CREATE TABLE r (id INT, name VARCHAR(10)) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1;
 INSERT INTO r SELECT a.id, c.name FROM a JOIN c ON a.k = c.k;
