@@ -766,6 +766,39 @@ ctas_type(const plan_xtype *t)
     }
 }
 
+int
+plan__view_table(plan_ectx *cx, const char *db, const char *name, const char *view_sql,
+                 cat_table *out, db_error *err)
+{
+    plan_stmt *vst;
+    if (plan__parse(cx->a, view_sql, strlen(view_sql), false, false, false, &vst, err) != DB_OK) {
+        return DB_ERR;
+    }
+    plan_expr **ex;
+    plan_column *cols;
+    uint32_t n;
+    if (describe_select(cx, vst, db, &ex, &cols, &n, err) != DB_OK) {
+        return DB_ERR;
+    }
+    const plan_ddl *d = vst->ddl;
+    bool named = d && d->nnames == n;
+    memset(out, 0, sizeof *out);
+    out->name = arena_strdup(cx->a, name);
+    out->keys = CAT_KEYS_DUP;
+    out->ncols = n;
+    out->cols = arena_calloc(cx->a, n ? n : 1, sizeof *out->cols);
+    for (uint32_t i = 0; i < n; i++) {
+        cat_column *c = &out->cols[i];
+        c->uid = (int32_t)i + 1;
+        c->name = arena_strdup(cx->a, named ? d->names[i] : cols[i].name);
+        c->type = ctas_type(&ex[i]->t);
+        c->nullable = ex[i]->t.nullable;
+        c->agg = CAT_AGG_UNSET;
+        c->comment = "";
+    }
+    return DB_OK;
+}
+
 /* CREATE TABLE t [(defs)] ... AS SELECT: the table from the select's columns (unless defined),
  * then INSERT INTO t SELECT ...; a failed insert drops the table again. */
 static int

@@ -1086,6 +1086,15 @@ typedef struct plan_cat_column {
     const char *extra;               /* "" */
     const char *comment;             /* "" */
 } plan_cat_column;
+struct cat_table;
+/* plan_ddl.c: view db.name (definition view_sql, as stored) as a table of the columns a
+ * SELECT of it returns: names (the view's column list, else the items'), the CTAS catalog type
+ * of each result, nullability; no keys. Everything lives in cx->a. Fails as the view's SELECT
+ * would (a dropped base table ...). */
+int plan__view_table(plan_ectx *cx, const char *db, const char *name, const char *view_sql,
+                     struct cat_table *out, db_error *err);
+/* plan_show.c: the information_schema.COLUMNS form of such a table's columns. */
+void plan__view_column_info(arena *a, const struct cat_table *t, plan_cat_column **cols, size_t *n);
 
 /* One information_schema.table_streams row (DORIS_SEMANTICS.md §4.1). */
 typedef struct plan_cat_stream {

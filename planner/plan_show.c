@@ -461,6 +461,25 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
     if (table_of(cx, d, &dbname, &c, &t, err) != DB_OK) {
         return DB_ERR;
     }
+    if (t->view_sql && (d->kind == PD_DESC || d->kind == PD_SHOW_COLUMNS)) {
+        /* A view's columns are those of its SELECT: planned (not run) outside the catalog
+         * read lock, which planning takes itself. */
+        const char *vdb = arena_strdup(cx->a, dbname), *vname = arena_strdup(cx->a, t->name);
+        const char *vsql = arena_strdup(cx->a, t->view_sql);
+        cat_meta_read_end(cx->s->srv->meta);
+        cat_table vt;
+        if (plan__view_table(cx, vdb, vname, vsql, &vt, err) != DB_OK) {
+            return DB_ERR;
+        }
+        table_rows(cx, st, &vt, false, &rs);
+        if (d->kind == PD_DESC) {
+            plan_stmt plain = *st;
+            plain.like = NULL;
+            plain.where = NULL;
+            return plan__rs_send(cx, &rs, &plain, 0, sink, err);
+        }
+        return plan__rs_send(cx, &rs, st, 0, sink, err);
+    }
     bool is_stream = t->stream != NULL;
     if (is_stream) {
         /* A stream: SHOW CREATE TABLE points at SHOW CREATE STREAM (R7); DESC and SHOW
@@ -816,6 +835,17 @@ column_info(arena *a, const cat_table *t, const cat_column *c, plan_cat_column *
     default:
         break;
     }
+}
+
+void
+plan__view_column_info(arena *a, const cat_table *t, plan_cat_column **cols, size_t *n)
+{
+    plan_cat_column *out = arena_calloc(a, t->ncols ? t->ncols : 1, sizeof *out);
+    for (size_t i = 0; i < t->ncols; i++) {
+        column_info(a, t, &t->cols[i], &out[i]);
+    }
+    *cols = out;
+    *n = t->ncols;
 }
 
 static int

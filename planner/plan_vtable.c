@@ -3,6 +3,7 @@
  * columns with MySQL 5.7's names and types, generator); generators read the catalog through
  * plan_catalog_view (plan_int.h) and materialize their rows in the statement arena. Also the
  * built-in provider used until the catalog module plugs in its own. See README.md §Executor. */
+#include "planner/plan_ddl_int.h"
 #include "planner/plan_exec_int.h"
 
 #include <stdio.h>
@@ -413,7 +414,19 @@ column_rows(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err
 {
     plan_cat_column *cs;
     size_t n;
-    if (g->cat->columns(g->cat->ctx, g->cx->a, db, t->name, &cs, &n, err) != DB_OK) {
+    if (t->type && strcmp(t->type, "VIEW") == 0) {
+        /* A view's columns come from planning its SELECT; a view that no longer plans (its
+         * base table dropped) lists none, as MySQL lists it with a warning. */
+        const char *def = NULL;
+        cat_table vt;
+        db_error verr;
+        db_error_clear(&verr);
+        if (!plan__view_sql(g->cx, db, t->name, &def) ||
+            plan__view_table(g->cx, db, t->name, def, &vt, &verr) != DB_OK) {
+            return DB_OK;
+        }
+        plan__view_column_info(g->cx->a, &vt, &cs, &n);
+    } else if (g->cat->columns(g->cat->ctx, g->cx->a, db, t->name, &cs, &n, err) != DB_OK) {
         return DB_ERR;
     }
     for (size_t i = 0; i < n; i++) {
