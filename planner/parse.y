@@ -195,6 +195,9 @@ tableref ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { p
 tableref ::= ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan_stmt_table_alias(pp, &D, &N, &A); }
 tableref ::= ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
 tableref ::= LP subq_begin select RP as_opt ident_tok(A). { plan_stmt_derived(pp, &A); }
+/* A parenthesised join tree: a JOIN (b JOIN c ON ...) ON ... (inner joins only). */
+tableref ::= join_group_begin tablelist RP. { plan_stmt_join_group_end(pp); }
+join_group_begin ::= LP. { plan_stmt_join_group_begin(pp); }
 tableref ::= LP subq_begin select RP as_opt ident_tok(A) LP dcols RP. { plan_stmt_derived_cols(pp, &A); }
 /* Time travel: FOR VERSION AS OF <tso> | FOR TIME AS OF '<datetime>' (plan_stmt_as_of marks the
  * table just added). */

@@ -1254,10 +1254,61 @@ plan_stmt_as_of(plan_parse *pp, const plan_ast *x)
 }
 
 void
+plan_stmt_join_group_begin(plan_parse *pp)
+{
+    plan_stmt *st = pp->stmt;
+    pp->group_starts =
+            grow(pp->a, pp->group_starts, pp->ngroups, &pp->cap_groups, sizeof *pp->group_starts);
+    pp->group_starts[pp->ngroups++] = st->ntables;
+}
+
+/* The tables [start, end) of a parenthesised join tree: flattening them into the left-deep list
+ * keeps the meaning only when every join inside is inner (or a comma / CROSS JOIN). */
+void
+plan_stmt_join_group_end(plan_parse *pp)
+{
+    plan_stmt *st = pp->stmt;
+    DB_ASSERT(pp->ngroups > 0);
+    uint32_t start = pp->group_starts[--pp->ngroups];
+    for (uint32_t i = start + 1; i < st->ntables; i++) {
+        const plan_table_ref *t = &st->tables[i];
+        if ((t->join != PLAN_JOIN_INNER && t->join != PLAN_JOIN_CROSS) || t->natural || t->nusing) {
+            plan_stmt_unsupported(pp, "outer, NATURAL or USING joins inside parentheses");
+        }
+    }
+    pp->group_st = st;
+    pp->group_start = start;
+    pp->group_end = st->ntables;
+}
+
+/* Whether the table reference just parsed is a parenthesised join tree. */
+static bool
+last_is_group(const plan_parse *pp)
+{
+    const plan_stmt *st = pp->stmt;
+    return pp->group_st == st && pp->group_end == st->ntables && pp->group_end > pp->group_start;
+}
+
+void
 plan_stmt_join(plan_parse *pp, int type, bool natural)
 {
     plan_stmt *st = pp->stmt;
     DB_ASSERT(st->ntables > 0);
+    if (last_is_group(pp)) {
+        /* x JOIN (tree) ON c: an inner join with the tree's first table (its other tables join
+         * inner inside), and c, checked once the whole tree is there, joins the last one. */
+        if ((type != PLAN_JOIN_INNER && type != PLAN_JOIN_CROSS) || natural) {
+            plan_stmt_unsupported(pp, "an outer, NATURAL or USING join of a parenthesised join");
+            return;
+        }
+        plan_table_ref *first = &st->tables[pp->group_start];
+        if (pp->group_start + 1 < st->ntables) {
+            first->join = PLAN_JOIN_CROSS;
+        } else { /* one table in parentheses: an ordinary join */
+            first->join = first->on ? PLAN_JOIN_INNER : PLAN_JOIN_CROSS;
+        }
+        return;
+    }
     plan_table_ref *t = &st->tables[st->ntables - 1];
     t->join = (uint8_t)type;
     t->natural = natural;
@@ -1271,12 +1322,27 @@ plan_stmt_join_on(plan_parse *pp, plan_ast *on)
 {
     plan_stmt *st = pp->stmt;
     DB_ASSERT(st->ntables > 0);
-    st->tables[st->ntables - 1].on = on;
+    plan_table_ref *t = &st->tables[st->ntables - 1];
+    if (last_is_group(pp) && t->on != NULL) {
+        t->on = plan_ast_binary(pp, TK_AND, t->on, on); /* the tree's own ON, then this one */
+        if (t->join == PLAN_JOIN_CROSS) {
+            t->join = PLAN_JOIN_INNER;
+        }
+        return;
+    }
+    t->on = on;
+    if (last_is_group(pp) && t->join == PLAN_JOIN_CROSS) {
+        t->join = PLAN_JOIN_INNER;
+    }
 }
 
 void
 plan_stmt_join_using(plan_parse *pp, const plan_token *name)
 {
+    if (last_is_group(pp)) {
+        plan_stmt_unsupported(pp, "an outer, NATURAL or USING join of a parenthesised join");
+        return;
+    }
     plan_stmt *st = pp->stmt;
     DB_ASSERT(st->ntables > 0);
     plan_table_ref *t = &st->tables[st->ntables - 1];

@@ -413,6 +413,12 @@ typedef struct plan_parse {
     /* Named windows: OVER name references not yet resolved (any query block), the WINDOW
      * definitions of the blocks being parsed, and the first error (ER_WINDOW_*, name). */
     struct plan_pend_cols *pend_cols; /* column lists being parsed, innermost first */
+    /* Parenthesised join trees: starts (table index) of the open ones, innermost last; and
+     * the last one closed: its statement and table range [start, end). */
+    uint32_t *group_starts;
+    uint32_t ngroups, cap_groups;
+    const struct plan_stmt *group_st;
+    uint32_t group_start, group_end;
     struct plan_wref *wrefs;
     struct plan_wdef *wdefs;
     int window_err;
@@ -569,6 +575,10 @@ void plan_stmt_name(plan_parse *pp, const plan_token *name);
 void plan_stmt_unsupported(plan_parse *pp, const char *what);
 /* FROM clause: the join type of the table just added, its ON condition, one USING name. */
 void plan_stmt_join(plan_parse *pp, int type, bool natural);
+/* A parenthesised join tree in FROM, `( tablelist )`: its tables join the flat left-deep list
+ * (begin at its LP, end at its RP); see plan_stmt_join for how it joins its left side. */
+void plan_stmt_join_group_begin(plan_parse *pp);
+void plan_stmt_join_group_end(plan_parse *pp);
 /* tbl alias without AS: an unquoted FULL there starts FULL [OUTER] JOIN (Doris), not an alias. */
 void plan_stmt_table_alias(plan_parse *pp, const plan_token *db, const plan_token *name,
                            const plan_token *alias);

@@ -106,6 +106,17 @@ WITH w (x) AS (SELECT y + 1 FROM (SELECT k FROM a) d (y)) SELECT MAX(x) FROM w;
 WITH c (p) AS (SELECT id, k FROM a) SELECT * FROM c;
 SELECT * FROM (SELECT 1, 2) z (p, P);
 WITH c (p, q) AS (SELECT id, k FROM a) SELECT id FROM c;
+-- parenthesised join trees of inner joins (and commas): the tree's tables join as one input;
+-- the outer ON may name any of them. Outer, NATURAL or USING joins of or inside a tree: 1235
+SELECT a.id, b.id, c.name FROM a JOIN (b JOIN c ON b.k = c.k) ON a.id = b.id ORDER BY a.id;
+SELECT a.id, c.name FROM a INNER JOIN (b INNER JOIN c ON b.k = c.k) ON a.k = c.k AND a.id = b.id ORDER BY 1;
+SELECT a.id, b.id, c.name FROM (a, b) JOIN c ON a.id = b.id AND c.k = a.k ORDER BY 1;
+SELECT COUNT(*) FROM a, (b, c);
+SELECT a.id FROM (a) WHERE a.id < 3 ORDER BY 1;
+SELECT x.id, c.name FROM ((a x JOIN b y ON x.id = y.id) JOIN c ON c.k = y.k) WHERE x.id > 1 ORDER BY 1;
+SELECT a.id FROM a LEFT JOIN (b JOIN c ON b.k = c.k) ON a.id = b.id;
+SELECT a.id FROM a JOIN (b LEFT JOIN c ON b.k = c.k) ON a.id = b.id;
+SELECT a.id FROM a JOIN (b JOIN c ON b.k = c.k) USING (id);
 -- INSERT ... SELECT from a join
 CREATE TABLE r (id INT, name VARCHAR(10)) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1;
 INSERT INTO r SELECT a.id, c.name FROM a JOIN c ON a.k = c.k;
