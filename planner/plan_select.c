@@ -1423,6 +1423,47 @@ plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op *
 
 /* ---- ORDER BY ---- */
 
+/* x (an ORDER BY expression) with each bare name that is no column of FROM but a select
+ * alias replaced by that item's expression (`ORDER BY total * 2`, MySQL); x itself when none
+ * is. Copies only the path to a replaced name (statement arena). */
+static const plan_ast *
+order_aliases(plan_ectx *cx, const plan_stmt *st, const from_table *ft, const plan_ast *x)
+{
+    if (x->kind == PA_COLUMN && !x->qual) {
+        if (input_col(ft, x) >= 0) {
+            return x;
+        }
+        for (uint32_t i = 0; i < st->nitems; i++) {
+            const plan_select_item *it = &st->items[i];
+            if (!it->is_star && it->alias && strcasecmp(it->alias, x->name) == 0) {
+                return it->expr;
+            }
+        }
+        return x;
+    }
+    if (x->kind == PA_SUBQUERY) {
+        return x; /* names inside a subquery are its own */
+    }
+    plan_ast **args = NULL;
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        const plan_ast *a = x->args[i] ? order_aliases(cx, st, ft, x->args[i]) : NULL;
+        if (a != x->args[i] && !args) {
+            args = arena_alloc(cx->a, x->nargs * sizeof *args);
+            memcpy(args, x->args, x->nargs * sizeof *args);
+        }
+        if (args) {
+            args[i] = (plan_ast *)a;
+        }
+    }
+    if (!args) {
+        return x;
+    }
+    plan_ast *c = arena_alloc(cx->a, sizeof *c);
+    *c = *x;
+    c->args = args;
+    return c;
+}
+
 /* Sort keys over the select list: a position, a select alias (or an unaliased select item
  * naming the same column), else an expression added as a hidden column after nvis. */
 static int
@@ -1470,7 +1511,8 @@ order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, const plan_
         }
         if (col < 0) {
             plan_expr *e;
-            if (plan__analyze(cx, x, binds, nb, "order clause", &e, err) != DB_OK) {
+            const plan_ast *xs = order_aliases(cx, st, ft, x);
+            if (plan__analyze(cx, xs, binds, nb, "order clause", &e, err) != DB_OK) {
                 return DB_ERR;
             }
             plan_column c;

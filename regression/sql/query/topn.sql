@@ -23,3 +23,13 @@ SET exec_mem_limit = 3000000;
 SELECT k, v FROM t ORDER BY v DESC, k LIMIT 6;
 SELECT COUNT(*) FROM (SELECT k, v FROM t ORDER BY v DESC, k) AS s;
 SET exec_mem_limit = DEFAULT;
+-- select aliases inside ORDER BY expressions (a bare name that is no FROM column; a FROM
+-- column of that name wins inside an expression, as MariaDB; a bare alias wins as before)
+CREATE TABLE o (id INT, n INT, s VARCHAR(10)) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1;
+INSERT INTO o VALUES (1, 30, 'bb'), (2, 10, 'a'), (3, 20, 'ccc');
+SELECT id, n * 2 AS total FROM o ORDER BY total * -1;
+SELECT id, s AS name FROM o ORDER BY LENGTH(name) DESC LIMIT 2;
+SELECT id AS n, n AS m FROM o ORDER BY n + 0;
+SELECT id AS n, n AS m FROM o ORDER BY n;
+SELECT DISTINCT n AS v FROM o ORDER BY v * 2 DESC;
+SELECT id FROM o ORDER BY nosuch + 1;
