@@ -135,6 +135,9 @@ static int select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel
 
 /* A derived table (or a CTE reference): the inner statement planned on its own; its visible
  * select items are the columns, qualified by alias. */
+static const plan_ast *order_aliases(plan_ectx *cx, const plan_stmt *st, const from_table *ft,
+                                     const plan_ast *x);
+
 static int
 resolve_derived(plan_ectx *cx, const plan_stmt *sub, const char *alias, from_table *ft,
                 plan_op **op, db_error *err)
@@ -1314,7 +1317,7 @@ plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op *
             }
         }
         g.item_no = i + 1;
-        if (rewrite(&g, x, false, &oast[i], err) != DB_OK) {
+        if (rewrite(&g, order_aliases(cx, st, ft, x), false, &oast[i], err) != DB_OK) {
             if (err->code == db_error_code_of(ER_BAD_FIELD_ERROR)) {
                 db_error_clear(err);
                 db_error_set(err, ER_BAD_FIELD_ERROR,
