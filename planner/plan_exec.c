@@ -226,7 +226,7 @@ exec_select(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outc
     if (st->explain) {
         return plan__explain(cx, st, sink, out, err); /* plan_explain.c */
     }
-    if (st->ntables > 0 || st->setop != PLAN_SETOP_NONE) {
+    if (st->ntables > 0 || st->setop != PLAN_SETOP_NONE || plan__select_needs_rows(st)) {
         return plan__select_from(cx, st, sink, out, err);
     }
     size_t n = st->nitems;

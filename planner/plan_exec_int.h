@@ -509,6 +509,9 @@ int plan__setop_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_
                       plan_column **colsp, uint32_t *np, db_error *err);
 int plan__select_from(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
                       db_error *err);
+/* plan_select.c: whether a SELECT without FROM must run as a one-row scan (aggregates,
+ * window functions, GROUP BY or HAVING: `SELECT COUNT(*)`), not as plain expressions. */
+bool plan__select_needs_rows(const plan_stmt *st);
 /* plan_semijoin.c: the top-level AND conjuncts of *where that are [NOT] EXISTS / [NOT] IN
  * subqueries correlated only by inner.col = outer.col equalities (or uncorrelated), planned
  * as semi / anti joins over a row bound by cols; *where keeps the other conjuncts (NULL when

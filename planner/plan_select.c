@@ -599,6 +599,42 @@ has_agg(const plan_ast *x)
     return false;
 }
 
+static bool
+has_agg_or_window(const plan_ast *x)
+{
+    if (!x) {
+        return false;
+    }
+    if (is_agg_call(x) || x->kind == PA_WINDOW) {
+        return true;
+    }
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        if (has_agg_or_window(x->args[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+plan__select_needs_rows(const plan_stmt *st)
+{
+    if (st->group || st->having) {
+        return true;
+    }
+    for (uint32_t i = 0; i < st->nitems; i++) {
+        if (!st->items[i].is_star && has_agg_or_window(st->items[i].expr)) {
+            return true;
+        }
+    }
+    for (uint32_t i = 0; st->order && i < st->order->n; i++) {
+        if (has_agg_or_window(st->order->items[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The select list with stars expanded into column references: what GROUP BY ordinals,
  * aliases and the grouped select list work on. */
 typedef struct xitem {
