@@ -480,6 +480,19 @@ scan_variable(plan_lexer *lx, size_t start, plan_token *t)
     lx->pos = i;
 }
 
+/* A character set name MySQL accepts as an introducer (`_name'text'`). */
+static bool
+is_introducer(const char *w, size_t n)
+{
+    static const char *const sets[] = {"utf8", "utf8mb3", "utf8mb4", "binary", "latin1", "ascii"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        if (strlen(sets[i]) == n && strncasecmp(sets[i], w, n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* An identifier or keyword, or X'..' / B'..' / N'..' literals. */
 static void
 scan_word(plan_lexer *lx, size_t start, plan_token *t)
@@ -519,6 +532,18 @@ scan_word(plan_lexer *lx, size_t start, plan_token *t)
         i++;
     }
     lx->pos = i;
+    if (s[start] == '_' && is_introducer(s + start + 1, i - start - 1)) {
+        size_t j = i;
+        while (j < len && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) {
+            j++;
+        }
+        if (j < len && s[j] == '\'') {
+            /* _utf8mb4'x', _binary'x' (mysqldump): a character set introducer. The bytes are
+             * what Rivulet stores whatever the set, so the introducer is read as space. */
+            t->type = TK_SPACE;
+            return;
+        }
+    }
     int kw = plan__keyword(s + start, i - start);
     t->type = kw ? kw : TK_ID;
     if (kw == TK_DATE || kw == TK_TIME || kw == TK_TIMESTAMP) {

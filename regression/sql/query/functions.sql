@@ -90,4 +90,10 @@ SELECT date FROM dlit ORDER BY date;
 SELECT DATE '2024-13-01';
 SELECT TIMESTAMP '2024-01-01 25:00:00';
 SELECT TIME 'abc';
+-- character set introducers (mysqldump writes _binary'...'): the text, whatever the set;
+-- `_binary` without a quote after it stays a name
+SELECT _utf8mb4'abc', _binary 'x\'y', _utf8mb4 'a' 'b';
+CREATE TABLE intro (_binary INT, s VARCHAR(10)) DUPLICATE KEY(_binary) DISTRIBUTED BY HASH(_binary) BUCKETS 1;
+INSERT INTO intro VALUES (1, _binary'x'), (2, _utf8mb4'y'), (3, _latin1 'z');
+SELECT _binary, s FROM intro ORDER BY _binary;
 DROP DATABASE q_fn FORCE;
