@@ -99,7 +99,7 @@ subq_begin ::= . { plan_stmt_push(pp); }
  * after the last branch apply to the whole; a parenthesised branch keeps its own. At the start
  * of a statement the first branch may be parenthesised too (pselect). MINUS (Doris) is reserved. */
 %fallback ID VIEW.
-%fallback ID ACTION CASCADE CONSTRAINT FOREIGN REFERENCES RESTRICT ZEROFILL NO CHECK.
+%fallback ID ACTION CASCADE CONSTRAINT FOREIGN REFERENCES RESTRICT ZEROFILL NO CHECK CUBE GROUPING SETS.
 %type setop_all {int}
 setop_all(A) ::= . { A = 0; }
 setop_all(A) ::= ALL. { A = 1; }
@@ -246,7 +246,16 @@ where_opt ::= WHERE expr(X). { pp->stmt->where = X; }
 
 group_opt ::= .
 group_opt ::= GROUP BY exprlist(L). { pp->stmt->group = L; }
-group_opt ::= GROUP BY exprlist WITH ROLLUP. { plan_stmt_unsupported(pp, "WITH ROLLUP"); }
+/* Super-aggregates: MySQL's WITH ROLLUP, Doris's ROLLUP (...), CUBE (...) and GROUPING SETS
+ * ((...), ...) (plan_select.c: one UNION ALL branch per grouping set). */
+group_opt ::= GROUP BY exprlist(L) WITH ROLLUP. { pp->stmt->group = L; pp->stmt->gkind = PLAN_GK_ROLLUP; }
+group_opt ::= GROUP BY ROLLUP LP exprlist(L) RP. { pp->stmt->group = L; pp->stmt->gkind = PLAN_GK_ROLLUP; }
+group_opt ::= GROUP BY CUBE LP exprlist(L) RP. { pp->stmt->group = L; pp->stmt->gkind = PLAN_GK_CUBE; }
+group_opt ::= GROUP BY GROUPING SETS LP gsets RP. { pp->stmt->gkind = PLAN_GK_SETS; }
+gsets ::= gset.
+gsets ::= gsets COMMA gset.
+gset ::= LP RP. { plan_stmt_gset(pp, NULL); }
+gset ::= LP exprlist(L) RP. { plan_stmt_gset(pp, L); }
 
 having_opt ::= .
 having_opt ::= HAVING expr(X). { pp->stmt->having = X; }

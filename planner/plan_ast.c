@@ -1570,6 +1570,14 @@ plan_stmt_cte_cols(plan_parse *pp, const plan_token *name)
 }
 
 void
+plan_stmt_gset(plan_parse *pp, plan_ast_list *set)
+{
+    plan_stmt *st = pp->stmt;
+    st->gsets = grow(pp->a, st->gsets, st->ngsets, &st->cap_gsets, sizeof *st->gsets);
+    st->gsets[st->ngsets++] = set;
+}
+
+void
 plan_stmt_cte(plan_parse *pp, const plan_token *name)
 {
     plan_stmt *in = stmt_pop(pp);

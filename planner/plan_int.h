@@ -302,7 +302,12 @@ typedef struct plan_stmt {
     uint8_t *order_nulls; /* per ORDER BY item: 0 default, 1 NULLS FIRST, 2 NULLS LAST */
     uint32_t cap_order_desc, cap_order_nulls;
     plan_ast_list *group; /* GROUP BY items, or NULL */
-    plan_ast *having;     /* HAVING condition, or NULL */
+    /* Super-aggregates: PLAN_GK_ROLLUP / CUBE over group, or PLAN_GK_SETS with gsets (each
+     * set a list, NULL for `()`); 0 = plain GROUP BY. */
+    uint8_t gkind;
+    plan_ast_list **gsets;
+    uint32_t ngsets, cap_gsets;
+    plan_ast *having; /* HAVING condition, or NULL */
     bool has_limit;
     uint64_t limit_count;
     uint64_t limit_offset;
@@ -515,6 +520,9 @@ plan_ast *plan_ast_window(plan_parse *pp, plan_ast *fn, plan_window_spec *w, con
 plan_ast *plan_ast_window_ref(plan_parse *pp, plan_ast *fn, const plan_token *name);
 /* WINDOW name AS (spec) of the query block being parsed; a name defined twice is 3591. */
 void plan_stmt_window_def(plan_parse *pp, const plan_token *name, plan_window_spec *w);
+enum { PLAN_GK_NONE, PLAN_GK_ROLLUP, PLAN_GK_CUBE, PLAN_GK_SETS };
+/* One set of GROUPING SETS (NULL: the empty set). */
+void plan_stmt_gset(plan_parse *pp, plan_ast_list *set);
 /* A name of a derived table's / CTE's column list (first: it starts the list). */
 void plan_stmt_pending_col(plan_parse *pp, const plan_token *name, bool first);
 /* ... AS alias (cols): the derived table, with the list parsed last. */

@@ -724,6 +724,10 @@ ast_equal(const grp *g, const plan_ast *a, const plan_ast *b)
         return false;
     }
     if (a->kind == PA_COLUMN) {
+        if (g == NULL) { /* before FROM is resolved: by name (a qualifier only if both have one) */
+            return str_eq_ci(a->name, b->name) &&
+                   (!a->qual || !b->qual || str_eq_ci(a->qual, b->qual));
+        }
         int i = input_col(g->ft, a);
         return i >= 0 && i == input_col(g->ft, b);
     }
@@ -2487,10 +2491,232 @@ build_from(plan_ectx *cx, const plan_stmt *st, from_table *ft, plan_op **root,
 
 /* Plan statement st (a SELECT with tables): its operator (NULL when describing) and its select
  * list (visible columns first, then hidden ORDER BY ones). */
+/* ---- ROLLUP / CUBE / GROUPING SETS ---- */
+
+#define GS_MAX_EXPRS 16 /* CUBE of 16 expressions is 65536 sets */
+#define GS_MAX_SETS  4096
+
+typedef struct gs_ctx {
+    const plan_ast **ge; /* the distinct grouping expressions */
+    uint32_t nge;
+    uint64_t mask; /* the ones grouped in the branch being made */
+    int bad_arg;   /* GROUPING(x) of an x not grouped: its argument number, else 0 */
+    plan_ectx *cx;
+} gs_ctx;
+
+static int
+gs_index(const gs_ctx *g, const plan_ast *x)
+{
+    for (uint32_t j = 0; j < g->nge; j++) {
+        if (ast_equal(NULL, x, g->ge[j])) {
+            return (int)j;
+        }
+    }
+    return -1;
+}
+
+/* x for one branch: a grouping expression the branch does not group (outside aggregate
+ * calls) becomes NULL, GROUPING(e) the constant 1 when e is not grouped, else 0. */
+static plan_ast *
+gs_rewrite(gs_ctx *g, plan_ast *x)
+{
+    if (x == NULL || is_agg_call(x) || x->kind == PA_SUBQUERY) {
+        return x;
+    }
+    if (x->kind == PA_FUNC && x->has_parens && str_eq_ci(x->name, "grouping")) {
+        uint64_t v = 0;
+        for (uint32_t i = 0; i < x->nargs; i++) {
+            int j = gs_index(g, x->args[i]);
+            if (j < 0) {
+                g->bad_arg = g->bad_arg ? g->bad_arg : (int)i + 1;
+                return x;
+            }
+            v = v << 1 | !((g->mask >> j) & 1);
+        }
+        plan_ast *c = arena_calloc(g->cx->a, 1, sizeof *c);
+        c->kind = PA_INT;
+        c->name = arena_sprintf(g->cx->a, "%llu", (unsigned long long)v);
+        c->off = x->off;
+        c->end = x->end;
+        return c;
+    }
+    int j = gs_index(g, x);
+    if (j >= 0) {
+        if ((g->mask >> j) & 1) {
+            return x;
+        }
+        plan_ast *c = arena_calloc(g->cx->a, 1, sizeof *c);
+        c->kind = PA_NULL;
+        c->name = "NULL";
+        c->off = x->off;
+        c->end = x->end;
+        return c;
+    }
+    plan_ast **args = NULL;
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        plan_ast *a = gs_rewrite(g, x->args[i]);
+        if (a != x->args[i] && !args) {
+            args = arena_alloc(g->cx->a, x->nargs * sizeof *args);
+            memcpy(args, x->args, x->nargs * sizeof *args);
+        }
+        if (args) {
+            args[i] = a;
+        }
+    }
+    if (!args) {
+        return x;
+    }
+    plan_ast *c = arena_alloc(g->cx->a, sizeof *c);
+    *c = *x;
+    c->args = args;
+    return c;
+}
+
+/* SELECT ... GROUP BY ROLLUP / CUBE / GROUPING SETS: one grouped branch per set (the sets in
+ * order: ROLLUP (a, b) is (a, b), (a), (); CUBE every subset, the full one first), UNION ALL,
+ * then the statement's ORDER BY / LIMIT over the result. */
+static int
+grouping_sets_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp,
+                    db_error *err)
+{
+    gs_ctx g = {.cx = cx};
+    g.ge = arena_calloc(cx->a, GS_MAX_EXPRS + 1, sizeof *g.ge);
+    uint64_t *sets;
+    uint32_t nsets = 0;
+    if (st->gkind == PLAN_GK_SETS) {
+        sets = arena_calloc(cx->a, st->ngsets + 1, sizeof *sets);
+        for (uint32_t s = 0; s < st->ngsets; s++) {
+            const plan_ast_list *l = st->gsets[s];
+            uint64_t m = 0;
+            for (uint32_t i = 0; l && i < l->n; i++) {
+                int j = gs_index(&g, l->items[i]);
+                if (j < 0) {
+                    if (g.nge == GS_MAX_EXPRS) {
+                        return db_error_set(err, ER_NOT_SUPPORTED_YET,
+                                            "more than 16 expressions in GROUPING SETS");
+                    }
+                    j = (int)g.nge;
+                    g.ge[g.nge++] = l->items[i];
+                }
+                m |= UINT64_C(1) << j;
+            }
+            sets[nsets++] = m;
+        }
+    } else {
+        const plan_ast_list *l = st->group;
+        for (uint32_t i = 0; i < l->n; i++) {
+            if (gs_index(&g, l->items[i]) < 0) {
+                if (g.nge == GS_MAX_EXPRS) {
+                    return db_error_set(err, ER_NOT_SUPPORTED_YET,
+                                        "more than 16 expressions in ROLLUP / CUBE");
+                }
+                g.ge[g.nge++] = l->items[i];
+            }
+        }
+        uint64_t full = g.nge == 64 ? ~UINT64_C(0) : (UINT64_C(1) << g.nge) - 1;
+        if (st->gkind == PLAN_GK_ROLLUP) {
+            sets = arena_calloc(cx->a, g.nge + 2, sizeof *sets);
+            for (uint32_t k = g.nge + 1; k-- > 0;) {
+                sets[nsets++] = k == 64 ? full : (UINT64_C(1) << k) - 1;
+            }
+        } else {
+            sets = arena_calloc(cx->a, (size_t)full + 2, sizeof *sets);
+            for (uint64_t m = full + 1; m-- > 0;) {
+                sets[nsets++] = m;
+            }
+        }
+    }
+    if (nsets > GS_MAX_SETS) {
+        return db_error_set(err, ER_NOT_SUPPORTED_YET, "more than 4096 grouping sets");
+    }
+    plan_stmt *u = NULL;
+    for (uint32_t s = 0; s < nsets; s++) {
+        g.mask = sets[s];
+        plan_stmt *b = arena_alloc(cx->a, sizeof *b);
+        *b = *st;
+        b->gkind = PLAN_GK_NONE;
+        b->gsets = NULL;
+        b->ngsets = 0;
+        b->order = NULL;
+        b->order_desc = NULL;
+        b->order_nulls = NULL;
+        b->has_limit = false;
+        b->limit_count_pix = b->limit_offset_pix = 0;
+        b->parent = (plan_stmt *)st;
+        b->group = NULL;
+        if (g.mask) {
+            plan_ast_list *gl = arena_calloc(cx->a, 1, sizeof *gl);
+            gl->items = arena_calloc(cx->a, g.nge, sizeof *gl->items);
+            for (uint32_t j = 0; j < g.nge; j++) {
+                if ((g.mask >> j) & 1) {
+                    gl->items[gl->n++] = (plan_ast *)g.ge[j];
+                }
+            }
+            gl->cap = gl->n;
+            b->group = gl;
+        } else {
+            /* The grand total: every row in one group, also without aggregates; no row for
+             * an empty input (MySQL's WITH ROLLUP). GROUP BY (1): a constant, not an ordinal. */
+            plan_ast_list *gl = arena_calloc(cx->a, 1, sizeof *gl);
+            plan_ast *one = arena_calloc(cx->a, 1, sizeof *one);
+            one->kind = PA_INT;
+            one->name = "1";
+            one->has_parens = true;
+            gl->items = arena_calloc(cx->a, 1, sizeof *gl->items);
+            gl->items[0] = one;
+            gl->n = gl->cap = 1;
+            b->group = gl;
+        }
+        b->items = arena_alloc(cx->a, (st->nitems ? st->nitems : 1) * sizeof *b->items);
+        for (uint32_t i = 0; i < st->nitems; i++) {
+            b->items[i] = st->items[i];
+            if (!st->items[i].is_star) {
+                b->items[i].expr = gs_rewrite(&g, st->items[i].expr);
+                if (!st->items[i].alias && b->items[i].expr != st->items[i].expr) {
+                    /* a NULL or a GROUPING() constant keeps the column's name */
+                    b->items[i].alias = plan__item_label(cx, &st->items[i]);
+                }
+            }
+        }
+        b->having = gs_rewrite(&g, st->having);
+        if (g.bad_arg) {
+            return db_error_set(err, ER_FIELD_IN_GROUPING_NOT_GROUP_BY, g.bad_arg);
+        }
+        if (u == NULL) {
+            u = b;
+            continue;
+        }
+        plan_stmt *n = arena_calloc(cx->a, 1, sizeof *n);
+        n->kind = PS_SELECT;
+        n->isolation = st->isolation;
+        n->setop = PLAN_SETOP_UNION;
+        n->setop_all = true;
+        n->setop_left = u;
+        n->setop_right = b;
+        n->parent = (plan_stmt *)st;
+        u = n;
+    }
+    u->order = st->order;
+    u->order_desc = st->order_desc;
+    u->order_nulls = st->order_nulls;
+    u->cap_order_desc = st->cap_order_desc;
+    u->cap_order_nulls = st->cap_order_nulls;
+    u->has_limit = st->has_limit;
+    u->limit_count = st->limit_count;
+    u->limit_offset = st->limit_offset;
+    u->limit_count_pix = st->limit_count_pix;
+    u->limit_offset_pix = st->limit_offset_pix;
+    u->parent = st->parent;
+    return select_build(cx, u, rootp, slp, err);
+}
+
 static int
 select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp, db_error *err)
 {
     plan_session *s = cx->s;
+    if (st->gkind != PLAN_GK_NONE) {
+        return grouping_sets_build(cx, st, rootp, slp, err);
+    }
     if (st->setop != PLAN_SETOP_NONE) { /* plan_setop.c */
         memset(slp, 0, sizeof *slp);
         if (plan__setop_build(cx, st, rootp, &slp->exprs, &slp->cols, &slp->n, err) != DB_OK) {

@@ -149,6 +149,18 @@ SELECT COUNT(DISTINCT a), COUNT(DISTINCT d), COUNT(*) FROM dv;
 SELECT COUNT(DISTINCT a), SUM(DISTINCT a) FROM dv WHERE a BETWEEN -1 AND 1048576;
 SELECT COUNT(DISTINCT a) FROM dv WHERE id > 100;
 SELECT COUNT(DISTINCT a) FROM dv WHERE a IS NULL;
+-- super-aggregates: MySQL's WITH ROLLUP, Doris's ROLLUP (...), CUBE (...), GROUPING SETS;
+-- a grouping column not grouped in a row is NULL there, GROUPING(a, b) tells which
+CREATE TABLE gs (id INT, r VARCHAR(5), c VARCHAR(5), n INT) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 2;
+INSERT INTO gs VALUES (1, 'e', 'x', 10), (2, 'e', 'y', 20), (3, 'w', 'x', 30), (4, 'w', 'x', 40), (5, NULL, 'y', 5);
+SELECT r, c, SUM(n) AS s, COUNT(*) FROM gs GROUP BY r, c WITH ROLLUP ORDER BY r, c, s;
+SELECT r, SUM(n), GROUPING(r) AS gr FROM gs GROUP BY ROLLUP(r) ORDER BY gr, r;
+SELECT r, c, SUM(n), GROUPING(r, c) AS g FROM gs GROUP BY CUBE(r, c) ORDER BY g, r, c;
+SELECT r, c, COUNT(*) AS k FROM gs GROUP BY GROUPING SETS ((r), (c), ()) ORDER BY r, c, k;
+SELECT COALESCE(r, 'ALL') AS region, SUM(n) FROM gs GROUP BY r WITH ROLLUP HAVING SUM(n) > 20 ORDER BY 1;
+SELECT r, SUM(n) FROM gs GROUP BY ROLLUP(r) ORDER BY 2 DESC LIMIT 2;
+SELECT r, GROUPING(c) FROM gs GROUP BY ROLLUP(r);
+SELECT r, SUM(n) FROM gs WHERE id > 100 GROUP BY r WITH ROLLUP;
 -- aggregates, HAVING and window functions without FROM: one row of no columns, as MySQL
 SELECT COUNT(*);
 SELECT MAX(1), SUM(2), AVG(3), GROUP_CONCAT('a') FROM DUAL;
