@@ -1,0 +1,1 @@
+SELECT r, c, SUM(n), GROUPING(r, c) FROM t GROUP BY CUBE(r, c) HAVING SUM(n) > 1 ORDER BY 1 LIMIT ?, ?

@@ -1,0 +1,1 @@
+WITH c (a, b) AS (SELECT 1, 2) SELECT * FROM a JOIN (b JOIN c ON b.x = c.a) ON a.y = b.y, (SELECT 1) d (z) GROUP BY GROUPING SETS ((a), (), (b, c)) ORDER BY total * 2
