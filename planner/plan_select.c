@@ -2516,14 +2516,16 @@ gs_index(const gs_ctx *g, const plan_ast *x)
 }
 
 /* x for one branch: a grouping expression the branch does not group (outside aggregate
- * calls) becomes NULL, GROUPING(e) the constant 1 when e is not grouped, else 0. */
+ * calls) becomes NULL, GROUPING(e) the constant 1 when e is not grouped, else 0 (several
+ * arguments: the bit mask, first argument highest, as GROUPING_ID of Doris). */
 static plan_ast *
 gs_rewrite(gs_ctx *g, plan_ast *x)
 {
     if (x == NULL || is_agg_call(x) || x->kind == PA_SUBQUERY) {
         return x;
     }
-    if (x->kind == PA_FUNC && x->has_parens && str_eq_ci(x->name, "grouping")) {
+    if (x->kind == PA_FUNC && x->has_parens &&
+        (str_eq_ci(x->name, "grouping") || str_eq_ci(x->name, "grouping_id"))) {
         uint64_t v = 0;
         for (uint32_t i = 0; i < x->nargs; i++) {
             int j = gs_index(g, x->args[i]);

@@ -159,6 +159,7 @@ SELECT r, c, SUM(n), GROUPING(r, c) AS g FROM gs GROUP BY CUBE(r, c) ORDER BY g,
 SELECT r, c, COUNT(*) AS k FROM gs GROUP BY GROUPING SETS ((r), (c), ()) ORDER BY r, c, k;
 SELECT COALESCE(r, 'ALL') AS region, SUM(n) FROM gs GROUP BY r WITH ROLLUP HAVING SUM(n) > 20 ORDER BY 1;
 SELECT r, SUM(n) FROM gs GROUP BY ROLLUP(r) ORDER BY 2 DESC LIMIT 2;
+SELECT r, c, GROUPING_ID(r, c) AS gid, COUNT(*) FROM gs GROUP BY GROUPING SETS ((r, c), (c)) ORDER BY gid, r, c;
 SELECT r, GROUPING(c) FROM gs GROUP BY ROLLUP(r);
 SELECT r, SUM(n) FROM gs WHERE id > 100 GROUP BY r WITH ROLLUP;
 -- aggregates, HAVING and window functions without FROM: one row of no columns, as MySQL
