@@ -559,9 +559,23 @@ plan__meta_field_list(plan_session *s, const char *db, const char *table, const 
         }
         return db_error_set(err, ER_NO_SUCH_TABLE, db, table ? table : "");
     }
+    const char *tname = arena_strdup(a, t->name), *dname = arena_strdup(a, d->name);
+    bool locked = true;
+    cat_table vt;
+    if (t->view_sql) {
+        /* A view: the columns of its SELECT, planned outside the catalog read lock. */
+        const char *vsql = arena_strdup(a, t->view_sql);
+        cat_meta_read_end(m);
+        locked = false;
+        plan_ectx cx;
+        plan__ectx_init(&cx, s, a, vsql, strlen(vsql));
+        if (plan__view_table(&cx, dname, tname, vsql, &vt, err) != DB_OK) {
+            return DB_ERR;
+        }
+        t = &vt;
+    }
     plan_column *out = arena_calloc(a, t->ncols ? t->ncols : 1, sizeof *out);
     size_t n = 0;
-    const char *tname = arena_strdup(a, t->name), *dname = arena_strdup(a, d->name);
     for (size_t i = 0; i < t->ncols; i++) {
         const cat_column *col = &t->cols[i];
         if ((col->flags & CAT_COL_HIDDEN) ||
@@ -639,7 +653,9 @@ plan__meta_field_list(plan_session *s, const char *db, const char *table, const 
         out[n].schema = dname;
         n++;
     }
-    cat_meta_read_end(m);
+    if (locked) {
+        cat_meta_read_end(m);
+    }
     *cols = out;
     *ncols = n;
     return DB_OK;

@@ -474,6 +474,16 @@ Test(plan_ddl, information_schema_select_field_list_tso)
     cr_assert_eq(n, 1);
     cr_assert_neq(plan_field_list(t->s, "nope", NULL, t->a, &cols, &n, &err), DB_OK);
     cr_assert_eq(err.code, 1146, "%d %s", err.code, err.msg);
+    /* A view lists the columns of its SELECT. */
+    must(t, "CREATE VIEW v AS SELECT order_id, amount * 2 AS dbl FROM orders");
+    cr_assert_eq(plan_field_list(t->s, "v", NULL, t->a, &cols, &n, &err), DB_OK);
+    cr_assert_eq(n, 2);
+    cr_assert_str_eq(cols[0].name, "order_id");
+    cr_assert_str_eq(cols[1].name, "dbl");
+    cr_assert_eq(cols[1].type, PLAN_TYPE_DECIMAL);
+    cr_assert_str_eq(cols[1].table, "v");
+    cr_assert_eq(plan_field_list(t->s, "v", "d%", t->a, &cols, &n, &err), DB_OK);
+    cr_assert_eq(n, 1);
     /* CURRENT_TSO(): cat_tso_current, a BIGINT, and it follows an allocation. */
     uint64_t next;
     cr_assert_eq(cat_tso_next(cat_meta_tso(m), &next, &err), DB_OK);
