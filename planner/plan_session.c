@@ -291,6 +291,18 @@ plan_session_interrupt(plan_session *s)
     atomic_store(&s->interrupted, true);
 }
 
+bool
+plan_session_interrupted(const plan_session *s)
+{
+    return atomic_load(&s->interrupted);
+}
+
+int64_t
+plan_session_net_write_timeout(const plan_session *s)
+{
+    return s->vars[plan__sysvar_find("net_write_timeout")].i;
+}
+
 int
 plan__check_interrupt(plan_session *s, db_error *err)
 {

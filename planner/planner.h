@@ -170,6 +170,11 @@ int64_t plan_session_max_allowed_packet(const plan_session *s);
 /* Interrupt the running statement (KILL QUERY). Any thread; the executor notices at its next
  * check and fails with ER_QUERY_INTERRUPTED. */
 void plan_session_interrupt(plan_session *s);
+/* True once plan_session_interrupt was called for the running statement (KILL QUERY, closing
+ * connection, shutdown). Any thread. */
+bool plan_session_interrupted(const plan_session *s);
+/* The session's net_write_timeout in seconds: how long a reply may wait for the client to read. */
+int64_t plan_session_net_write_timeout(const plan_session *s);
 
 /* ---- statements ---- */
 

@@ -234,7 +234,7 @@ sink_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err)
         }
     }
     proto_packet_end(&c->out, at, &c->seq);
-    return DB_OK;
+    return srv_conn_stream(c, err);
 }
 
 /* ==== authentication ==== */

@@ -25,7 +25,14 @@ typedef struct write_req {
     uv_write_t req;
     buf data;
     srv_conn *conn;
+    size_t counted; /* reply bytes this write accounts for in conn->inflight */
 } write_req;
+
+/* Reply bytes a worker handed over mid-command (srv_conn_stream). */
+typedef struct srv_chunk {
+    struct srv_chunk *next;
+    buf data;
+} srv_chunk;
 
 static void on_connection(uv_stream_t *server, int status);
 static srv_conn *conn_new(srv_server *s);
@@ -39,7 +46,11 @@ static void process_input(srv_conn *c);
 static void job_done(srv_job *job);
 static bool job_finish(srv_conn *c);
 static void flush_out(srv_conn *c);
-static void write_raw(srv_conn *c, buf *data);
+static void write_reply(srv_conn *c, buf *data);
+static void write_raw(srv_conn *c, buf *data, size_t counted);
+static void flow_release(srv_conn *c, size_t n);
+static void flow_drain(srv_conn *c);
+static void on_flow(uv_async_t *h);
 static void on_write(uv_write_t *req, int status);
 static void on_timeout(uv_timer_t *t);
 static void conn_close(srv_conn *c);
@@ -121,7 +132,11 @@ conn_new(srv_server *s)
     c->tcp.data = c;
     uv_timer_init(&s->loop, &c->timer);
     c->timer.data = c;
-    c->handles_open = 2; /* tcp and timer */
+    uv_async_init(&s->loop, &c->flow_async, on_flow);
+    c->flow_async.data = c;
+    c->handles_open = 3; /* tcp, timer and flow_async */
+    pthread_mutex_init(&c->flow_lock, NULL);
+    pthread_cond_init(&c->flow_cond, NULL);
     c->conn_arena = arena_new(4096);
     c->stmt_arena = arena_new(0);
     buf_init(&c->in);
@@ -259,7 +274,7 @@ tls_feed(srv_conn *c, const uint8_t *data, size_t len)
         /* Handshake messages for the client. */
         buf empty;
         buf_init(&empty);
-        write_raw(c, &empty);
+        write_raw(c, &empty, 0);
         if (!c->tls_active) {
             return DB_OK;
         }
@@ -401,6 +416,18 @@ job_finish(srv_conn *c)
     if (c->state == SRV_CONN_COMMAND && uv_is_active((uv_handle_t *)&c->timer)) {
         uv_timer_stop(&c->timer);
     }
+    if (c->write_timed_out) {
+        /* The client read nothing for net_write_timeout: give it up without waiting for the
+         * bytes it does not read (closing cancels the pending writes). */
+        log_info("conn %llu: net_write_timeout, closing", (unsigned long long)c->id);
+        flow_drain(c);
+        conn_close(c);
+        if (c->srv->shutting_down) {
+            shutdown_check(c->srv);
+        }
+        return false;
+    }
+    flow_drain(c); /* chunks the job streamed go before the rest of its reply */
     flush_out(c);
     if (c->quit || atomic_load(&c->kill_requested) || c->closing ||
         (c->srv->shutting_down && !c->closing)) {
@@ -427,28 +454,42 @@ flush_out(srv_conn *c)
         buf_clear(&c->out);
         return;
     }
-    if (c->ssl != NULL && c->tls_active) {
-        int n = SSL_write(c->ssl, c->out.data, (int)c->out.len);
-        buf_clear(&c->out);
-        if (n <= 0) {
+    buf data = c->out;
+    buf_init(&c->out);
+    pthread_mutex_lock(&c->flow_lock);
+    c->inflight += data.len;
+    pthread_mutex_unlock(&c->flow_lock);
+    write_reply(c, &data);
+}
+
+/* Send reply bytes (taking ownership), encrypting under TLS; they count in c->inflight until
+ * written. */
+static void
+write_reply(srv_conn *c, buf *data)
+{
+    size_t n = data->len;
+    if (c->ssl != NULL && c->tls_active && !c->closing) {
+        int rc = SSL_write(c->ssl, data->data, (int)data->len);
+        buf_destroy(data);
+        if (rc <= 0) {
             ERR_clear_error();
+            flow_release(c, n);
             conn_close(c);
             return;
         }
         buf empty;
         buf_init(&empty);
-        write_raw(c, &empty);
+        write_raw(c, &empty, n);
         return;
     }
-    buf data = c->out;
-    buf_init(&c->out);
-    write_raw(c, &data);
+    write_raw(c, data, n);
 }
 
 /* Write data (taking ownership); under TLS, data is empty and the ciphertext queued in the
- * output BIO is written instead. */
+ * output BIO is written instead. counted: the reply bytes to release from c->inflight once
+ * written (or dropped). */
 static void
-write_raw(srv_conn *c, buf *data)
+write_raw(srv_conn *c, buf *data, size_t counted)
 {
     if (c->ssl != NULL) {
         char tmp[16384];
@@ -459,6 +500,7 @@ write_raw(srv_conn *c, buf *data)
     }
     if (data->len == 0 || c->closing) {
         buf_destroy(data);
+        flow_release(c, counted);
         return;
     }
     if (c->pending_writes == 0 && data->len < (1u << 30)) {
@@ -469,6 +511,7 @@ write_raw(srv_conn *c, buf *data)
         int n = uv_try_write((uv_stream_t *)&c->tcp, &now, 1);
         if (n == (int)data->len) {
             buf_destroy(data);
+            flow_release(c, counted);
             return;
         }
         if (n > 0) {
@@ -478,6 +521,7 @@ write_raw(srv_conn *c, buf *data)
     write_req *w = mem_alloc(sizeof *w);
     w->data = *data;
     w->conn = c;
+    w->counted = counted;
     uv_buf_t b = uv_buf_init((char *)w->data.data, (unsigned)w->data.len);
     c->pending_writes++;
     int rc = uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, on_write);
@@ -485,6 +529,7 @@ write_raw(srv_conn *c, buf *data)
         c->pending_writes--;
         buf_destroy(&w->data);
         mem_free(w);
+        flow_release(c, counted);
         conn_close(c);
     }
 }
@@ -494,6 +539,7 @@ on_write(uv_write_t *req, int status)
 {
     write_req *w = (write_req *)req;
     srv_conn *c = w->conn;
+    flow_release(c, w->counted);
     buf_destroy(&w->data);
     mem_free(w);
     c->pending_writes--;
@@ -504,6 +550,97 @@ on_write(uv_write_t *req, int status)
     if (c->close_after_write && c->pending_writes == 0 && !c->closing) {
         conn_close(c);
     }
+}
+
+/* ==== result streaming (README.md §Result streaming) ==== */
+
+/* Written (or dropped) reply bytes leave the window; a waiting worker may go on. Loop thread. */
+static void
+flow_release(srv_conn *c, size_t n)
+{
+    if (n == 0) {
+        return;
+    }
+    pthread_mutex_lock(&c->flow_lock);
+    c->inflight -= n;
+    pthread_mutex_unlock(&c->flow_lock);
+    pthread_cond_signal(&c->flow_cond);
+}
+
+/* Write the chunks a worker queued, in order. Loop thread. */
+static void
+flow_drain(srv_conn *c)
+{
+    pthread_mutex_lock(&c->flow_lock);
+    srv_chunk *k = c->chunks;
+    c->chunks = c->chunks_tail = NULL;
+    pthread_mutex_unlock(&c->flow_lock);
+    while (k != NULL) {
+        srv_chunk *next = k->next;
+        write_reply(c, &k->data); /* releases the bytes when dropped on a closing connection */
+        mem_free(k);
+        k = next;
+    }
+}
+
+static void
+on_flow(uv_async_t *h)
+{
+    flow_drain(h->data);
+}
+
+int
+srv_conn_stream(srv_conn *c, db_error *err)
+{
+    if (c->out.len < SRV_STREAM_CHUNK) {
+        return DB_OK;
+    }
+    srv_chunk *k = mem_alloc(sizeof *k);
+    k->next = NULL;
+    k->data = c->out;
+    buf_init(&c->out);
+    buf_reserve(&c->out, SRV_STREAM_BUF); /* one allocation per chunk, no doubling */
+    pthread_mutex_lock(&c->flow_lock);
+    if (c->chunks_tail != NULL) {
+        c->chunks_tail->next = k;
+    } else {
+        c->chunks = k;
+    }
+    c->chunks_tail = k;
+    c->inflight += k->data.len;
+    bool full = c->inflight > SRV_STREAM_WINDOW;
+    pthread_mutex_unlock(&c->flow_lock);
+    uv_async_send(&c->flow_async);
+    if (!full) {
+        return DB_OK;
+    }
+    /* The client reads slower than we produce: wait, in slices, so that KILL QUERY, a closing
+     * connection and net_write_timeout are noticed. */
+    uint64_t limit_ms = (uint64_t)plan_session_net_write_timeout(c->session) * 1000u;
+    uint64_t start = srv_now_ms();
+    int rc = DB_OK;
+    pthread_mutex_lock(&c->flow_lock);
+    while (c->inflight > SRV_STREAM_WINDOW) {
+        if (c->flow_closed || plan_session_interrupted(c->session)) {
+            rc = db_error_set(err, ER_QUERY_INTERRUPTED);
+            break;
+        }
+        if (srv_now_ms() - start >= limit_ms) {
+            rc = db_error_set(err, ER_NET_WRITE_INTERRUPTED);
+            c->write_timed_out = true; /* as MySQL: the connection is given up */
+            break;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000 * 1000;
+        if (until.tv_nsec >= 1000 * 1000 * 1000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000 * 1000 * 1000;
+        }
+        pthread_cond_timedwait(&c->flow_cond, &c->flow_lock, &until);
+    }
+    pthread_mutex_unlock(&c->flow_lock);
+    return rc;
 }
 
 /* Send an error as the reply with sequence id seq, then close. Loop thread, no job running. */
@@ -549,6 +686,10 @@ conn_close(srv_conn *c)
         if (c->session != NULL) {
             plan_session_interrupt(c->session);
         }
+        pthread_mutex_lock(&c->flow_lock);
+        c->flow_closed = true;
+        pthread_mutex_unlock(&c->flow_lock);
+        pthread_cond_signal(&c->flow_cond);
         return;
     }
     c->closing = true;
@@ -569,6 +710,7 @@ conn_close(srv_conn *c)
     }
     pthread_mutex_unlock(&s->conns_lock);
     uv_close((uv_handle_t *)&c->timer, on_handle_closed);
+    uv_close((uv_handle_t *)&c->flow_async, on_handle_closed);
     uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
 }
 
@@ -576,7 +718,7 @@ static void
 on_handle_closed(uv_handle_t *h)
 {
     srv_conn *c = h->data;
-    /* libuv gives no order among close callbacks: free with the last of the two handles. */
+    /* libuv gives no order among close callbacks: free with the last of the three handles. */
     if (--c->handles_open > 0) {
         return;
     }
@@ -597,6 +739,14 @@ conn_free(srv_conn *c)
     if (c->ssl != NULL) {
         SSL_free(c->ssl); /* frees both BIOs */
     }
+    for (srv_chunk *k = c->chunks; k != NULL;) {
+        srv_chunk *next = k->next;
+        buf_destroy(&k->data);
+        mem_free(k);
+        k = next;
+    }
+    pthread_mutex_destroy(&c->flow_lock);
+    pthread_cond_destroy(&c->flow_cond);
     mem_free(c->info);
     buf_destroy(&c->in);
     buf_destroy(&c->joined);

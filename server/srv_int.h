@@ -30,8 +30,11 @@
 #define SRV_VERSION_COMMENT    "Rivulet 0.1.0 (Doris-compatible)"
 #define SRV_HANDSHAKE_MAX      65536u /* largest packet accepted before authentication */
 #define SRV_CONNECT_TIMEOUT_MS 10000u
-#define SRV_READ_HIGH_WATER    (64u << 20) /* stop reading while this much input is queued */
-#define SRV_GC_INTERVAL_MS     2000u       /* tablet garbage collection period */
+#define SRV_READ_HIGH_WATER    (64u << 20)  /* stop reading while this much input is queued */
+#define SRV_GC_INTERVAL_MS     2000u        /* tablet garbage collection period */
+#define SRV_STREAM_BUF         (256u << 10) /* reply buffer reserved for a streamed result */
+#define SRV_STREAM_CHUNK       (224u << 10) /* hand a reply over once this much is encoded */
+#define SRV_STREAM_WINDOW      (4u << 20)   /* a worker waits while more than this is unwritten */
 
 typedef struct srv_server srv_server;
 typedef struct srv_conn srv_conn;
@@ -112,9 +115,19 @@ struct srv_conn {
     size_t nstmts, cap_stmts;
     char user[64];          /* authenticated user */
     bool quit;              /* COM_QUIT or fatal: close after the reply */
+    bool write_timed_out;   /* net_write_timeout passed: close now, unsent bytes dropped */
     const char *auth_db;    /* database requested in the handshake (conn_arena) */
     uint8_t auth_collation; /* collation id from the handshake */
     char pending_user[64];  /* user being authenticated across an auth switch */
+
+    /* ---- result streaming (README.md §Result streaming) ---- */
+    uv_async_t flow_async;         /* the worker asks the loop to write the queued chunks */
+    pthread_mutex_t flow_lock;     /* protects: chunks, chunks_tail, inflight, flow_closed */
+    pthread_cond_t flow_cond;      /* signalled when inflight drops or flow_closed is set */
+    struct srv_chunk *chunks;      /* reply bytes handed over mid-command, oldest first */
+    struct srv_chunk *chunks_tail; /* last of chunks, NULL when empty */
+    size_t inflight;  /* reply bytes queued in chunks or in uv_write, not yet on the socket */
+    bool flow_closed; /* the connection is closing: the worker stops producing */
 
     /* ---- shared; guarded by srv->conns_lock ---- */
     srv_conn *prev, *next;      /* registry links */
@@ -189,6 +202,14 @@ typedef struct srv_sink_ctx {
     size_t ncols;
     proto_column *wire; /* wire definitions of the columns (statement arena) */
 } srv_sink_ctx;
+
+/* Stream the reply: once c->out holds SRV_STREAM_CHUNK bytes, hand them to the loop thread
+ * to write, and wait while more than SRV_STREAM_WINDOW bytes are still unwritten (the client
+ * reads slower than the statement produces). ER_QUERY_INTERRUPTED when the statement is
+ * interrupted or the connection is closing, ER_NET_WRITE_INTERRUPTED (and the connection
+ * closes after the reply) when the client read nothing for net_write_timeout seconds. The
+ * job's worker, between packets. */
+int srv_conn_stream(srv_conn *c, db_error *err);
 
 void srv_reply_payload(srv_conn *c, const buf *payload);
 void srv_reply_ok(srv_conn *c, uint64_t affected, uint64_t last_id, uint16_t status,

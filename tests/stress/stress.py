@@ -730,7 +730,164 @@ def check_pipelining(srv):
 
 
 # ---------------------------------------------------------------------------------------------
-# (e) SIGTERM with idle connections
+# (e) result streaming: a result far bigger than the server's output window
+
+STREAM_ROWS_LOG2 = 19   # 524288 rows of about 100 bytes: ~50 MB of text rows
+STREAM_WINDOW = 4 << 20  # SRV_STREAM_WINDOW in server/srv_int.h
+
+
+def rss_bytes(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def processlist(admin):
+    with admin.cursor() as cur:
+        cur.execute("SHOW FULL PROCESSLIST")
+        return {row[0]: row for row in cur.fetchall()}
+
+
+def wait_until(what, fn, timeout):
+    deadline = time.monotonic() + timeout
+    while True:
+        if fn():
+            return time.monotonic()
+        if time.monotonic() > deadline:
+            raise CheckFailed("%s: not within %.0f s" % (what, timeout))
+        time.sleep(0.1)
+
+
+def stalled_select(srv, admin, pre=()):
+    """A raw connection that sends the big SELECT and reads nothing; waits until the server
+    shows it blocked (still running after the rows that fit in the window were produced)."""
+    c = raw.Connection(HOST, srv.port, timeout=30).connect()
+    for sql in pre:
+        c.query(sql)
+    cid = c.greeting.connection_id
+    c.send(raw.COM_QUERY, "SELECT k, s FROM streaming.big")
+    time.sleep(3.0)  # the whole result is produced well within this when nothing waits
+    row = processlist(admin).get(cid)
+    expect(row is not None and row[4] == "Query",
+           "a client that reads nothing (pre %r): its SELECT is not waiting (processlist %r)" % (pre, row))
+    return c, cid
+
+
+def drain(c):
+    """Read one result set that may end in an error: (rows, error or None)."""
+    try:
+        _, first = raw.read_packet(c.sock)
+        if first[:1] == b"\xff":
+            return 0, raw.parse_err(first)
+        while not raw.is_eof(raw.read_packet(c.sock)[1]):  # column definitions
+            pass
+    except raw.ProtocolError as e:
+        return 0, e
+    n = 0
+    while True:
+        try:
+            _, payload = raw.read_packet(c.sock)
+        except raw.ProtocolError as e:
+            return n, e
+        if payload[:1] == b"\xff":
+            return n, raw.parse_err(payload)
+        if raw.is_eof(payload):
+            return n, None
+        n += 1
+
+
+def check_result_streaming(srv):
+    admin = srv.connect(autocommit=True)
+    try:
+        with admin.cursor() as cur:
+            cur.execute("CREATE DATABASE IF NOT EXISTS streaming")
+            cur.execute("CREATE TABLE streaming.big (k BIGINT, s VARCHAR(100)) DUPLICATE KEY(k) "
+                        "DISTRIBUTED BY HASH(k) BUCKETS 2 PROPERTIES ('replication_num' = '1')")
+            cur.execute("INSERT INTO streaming.big VALUES (0, REPEAT('x', 90))")
+            for _ in range(STREAM_ROWS_LOG2):
+                cur.execute("INSERT INTO streaming.big SELECT k + (SELECT COUNT(*) FROM "
+                            "streaming.big), s FROM streaming.big")
+        nrows = 1 << STREAM_ROWS_LOG2
+        # 1. A client that reads everything gets every row, in one piece, and the server's
+        #    memory does not hold the whole result.
+        c = raw.Connection(HOST, srv.port, timeout=60).connect()
+        rss0 = rss_bytes(srv.proc.pid)
+        peak = [rss0]
+        stop = threading.Event()
+
+        def sample():
+            while not stop.is_set():
+                peak[0] = max(peak[0], rss_bytes(srv.proc.pid))
+                time.sleep(0.02)
+        t = threading.Thread(target=sample, daemon=True)
+        t.start()
+        try:
+            c.send(raw.COM_QUERY, "SELECT k, s FROM streaming.big")
+            _, first = raw.read_packet(c.sock)
+            for _ in range(2 + 1):  # two column definitions and their EOF
+                raw.read_packet(c.sock)
+            keys, nbytes = set(), 0
+            while True:
+                _, payload = raw.read_packet(c.sock)
+                if payload[:1] == b"\xff":
+                    raise CheckFailed("full read failed: %r" % (raw.parse_err(payload),))
+                if raw.is_eof(payload):
+                    break
+                r = raw.Reader(payload)
+                keys.add(int(r.lenenc_bytes()))
+                nbytes += len(payload) + 4
+        finally:
+            stop.set()
+            t.join()
+        expect(keys == set(range(nrows)), "full read: %d distinct keys of %d rows" % (len(keys), nrows))
+        grew = peak[0] - rss0
+        expect(grew < nbytes, "server memory grew by %d bytes for a %d-byte result: the result "
+               "is held whole" % (grew, nbytes))
+        raw_select_works(c)
+        c.close()
+        # 2. A client that stops reading: the statement waits (bounded memory); KILL QUERY ends
+        #    it with 1317 after the rows already sent, and the connection stays usable.
+        st, cid = stalled_select(srv, admin)
+        rss_stalled = rss_bytes(srv.proc.pid)
+        with admin.cursor() as cur:
+            cur.execute("KILL QUERY %d" % cid)
+        n, err = drain(st)
+        expect(isinstance(err, raw.ServerError) and err.code == 1317,
+               "after KILL QUERY: %d rows then %r, want ERR 1317" % (n, err))
+        expect(0 < n < nrows, "after KILL QUERY: %d rows of %d" % (n, nrows))
+        raw_select_works(st, 11)
+        # 3. A client that stops reading and goes away: the statement ends, its worker is free.
+        st2, cid2 = stalled_select(srv, admin, pre=("SELECT 2",))
+        st2.close()
+        wait_until("connection %d gone after its client closed" % cid2,
+                   lambda: cid2 not in processlist(admin), 10)
+        # 4. net_write_timeout: the server gives the client up and closes the connection (as
+        #    MySQL: the client sees the connection lost during the query).
+        st3, cid3 = stalled_select(srv, admin, pre=("SET net_write_timeout = 5",))
+        wait_until("connection %d closed after net_write_timeout" % cid3,
+                   lambda: cid3 not in processlist(admin), 15)
+        n, err = drain(st3)
+        expect(isinstance(err, raw.ProtocolError) and n < nrows,
+               "after net_write_timeout: %d rows then %r, want the connection closed" % (n, err))
+        for x in (st, st3):
+            x.close()
+        # Every worker is free again: as many parallel statements as there are cores finish.
+        with ThreadPoolExecutor(4) as ex:
+            res = list(ex.map(lambda _: select_one(srv.connect()), range(4)))
+        expect(res == [((1,),)] * 4, "parallel SELECT 1 after the stalls: %r" % res)
+        with admin.cursor() as cur:
+            cur.execute("DROP DATABASE streaming FORCE")
+    finally:
+        admin.close()
+    return ("%d rows / %.1f MB read whole with server memory +%.1f MB; a stalled reader holds "
+            "+%.1f MB; KILL QUERY, client close and net_write_timeout end the wait"
+            % (nrows, nbytes / 1e6, grew / 1e6, (rss_stalled - rss0) / 1e6))
+
+
+# ---------------------------------------------------------------------------------------------
+# (f) SIGTERM with idle connections
 
 def check_sigterm(srv):
     idle = []
@@ -827,6 +984,7 @@ def main():
         ("packet-size", lambda: check_packet_size(srv)),
         ("server-health", lambda: check_health(srv, state["fds"])),
         ("pipelining", lambda: check_pipelining(srv)),
+        ("result-streaming", lambda: check_result_streaming(srv)),
         ("sigterm", lambda: check_sigterm(srv)),
     ]
     for name, fn in checks:
