@@ -843,8 +843,12 @@ def check_result_streaming(srv):
             t.join()
         expect(keys == set(range(nrows)), "full read: %d distinct keys of %d rows" % (len(keys), nrows))
         grew = peak[0] - rss0
-        expect(grew < nbytes, "server memory grew by %d bytes for a %d-byte result: the result "
-               "is held whole" % (grew, nbytes))
+        # Under AddressSanitizer freed memory sits in its quarantine, so RSS says nothing there;
+        # the stalled reader below shows the streaming in every build.
+        with open("/proc/%d/maps" % srv.proc.pid) as f:
+            sanitized = "libasan" in f.read()
+        expect(sanitized or grew < nbytes, "server memory grew by %d bytes for a %d-byte result: "
+               "the result is held whole" % (grew, nbytes))
         raw_select_works(c)
         c.close()
         # 2. A client that stops reading: the statement waits (bounded memory); KILL QUERY ends
