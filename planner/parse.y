@@ -550,6 +550,14 @@ cmd ::= DESCRIBE ddl_tbl ddl_all_opt. { plan_ddl_begin(pp, PD_DESC); }
 cmd ::= SHOW full_opt ddl_colskw ddl_fromkw ddl_tbl ddl_coldb show_filter. { plan_ddl_begin(pp, PD_SHOW_COLUMNS); }
 cmd ::= SHOW PARTITIONS FROM ddl_tbl show_filter. { plan_ddl_begin(pp, PD_SHOW_PARTITIONS); }
 cmd ::= SHOW TABLE STATUS show_from show_filter. { plan_ddl_begin(pp, PD_SHOW_TABLE_STATUS); }
+/* Doris SHOW TABLETS (storage figures of each tablet) and MySQL SHOW INDEX (no user indexes:
+ * the columns only). */
+%fallback ID TABLETS INDEXES KEYS.
+cmd ::= SHOW TABLETS FROM ddl_tbl ddl_trunc_parts show_filter. { plan_ddl_begin(pp, PD_SHOW_TABLETS); }
+cmd ::= SHOW ddl_idxkw ddl_fromkw ddl_tbl ddl_coldb show_filter. { plan_ddl_begin(pp, PD_SHOW_INDEX); }
+ddl_idxkw ::= INDEX.
+ddl_idxkw ::= INDEXES.
+ddl_idxkw ::= KEYS.
 cmd ::= TRUNCATE TABLE ddl_tbl ddl_trunc_parts. { plan_ddl_begin(pp, PD_TRUNCATE); }
 /* Table Streams (plan_stream.c). */
 %fallback ID STREAM STREAMS.

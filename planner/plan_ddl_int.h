@@ -29,6 +29,8 @@ typedef enum plan_ddl_kind {
     PD_SHOW_COLUMNS,      /* SHOW [FULL] COLUMNS FROM t [FROM db] */
     PD_SHOW_PARTITIONS,   /* SHOW PARTITIONS FROM t */
     PD_SHOW_TABLE_STATUS, /* SHOW TABLE STATUS [FROM db]: db in plan_stmt.name */
+    PD_SHOW_TABLETS,      /* SHOW TABLETS FROM t [PARTITION (names)] */
+    PD_SHOW_INDEX,        /* SHOW {INDEX | INDEXES | KEYS} FROM t [FROM db] */
     PD_TRUNCATE,          /* TRUNCATE TABLE t [PARTITION (names)]: partitions in names */
     PD_RECOVER_TABLE,     /* RECOVER TABLE [db.]t */
     PD_RECOVER_DB,        /* RECOVER DATABASE d */

@@ -92,6 +92,23 @@ void plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual);
  * sign, merge keys); the others stay NULL in its batches. Without a call every column is read
  * (DML). */
 void plan__tscan_need(plan_op *op, const bool *need);
+/* What storage holds for one tablet, from metadata (plan_scan.c): SHOW TABLETS / PARTITIONS,
+ * information_schema.TABLES. */
+typedef struct plan_tablet_stats {
+    bool exists;       /* the tablet was ever written (else every figure is 0) */
+    uint64_t version;  /* visible version */
+    uint64_t rows;     /* live rows: rowset rows minus those deleted at the version */
+    uint64_t bytes;    /* on-disk bytes of its visible segment files */
+    uint64_t nrowsets; /* visible rowsets */
+    const char *dir;   /* tablet directory (cx arena), NULL when !exists */
+} plan_tablet_stats;
+/* Fill *out for tablet id; strings in a. Takes and drops a snapshot; no catalog lock needed. */
+void plan__tablet_stats(stor_engine *e, uint64_t tablet_id, arena *a, plan_tablet_stats *out);
+
+/* Add the live rows and on-disk bytes of tablets[0..n) to *rows / *bytes (no engine: nothing). */
+void plan__table_stats(plan_ectx *cx, const uint64_t *tablets, size_t n, uint64_t *rows,
+                       uint64_t *bytes);
+
 /* Estimated rows of a table scan: the rows of the rowsets of the tablets it will read (as
  * pruned so far), deletes not subtracted; also recorded as the operator's EXPLAIN estimate.
  * plan__tscan_prune updates it. */

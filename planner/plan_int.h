@@ -1084,6 +1084,10 @@ typedef struct plan_cat_table {
     const char *view_definition; /* VIEW: the SELECT text */
     bool has_rows;               /* rows below is known */
     uint64_t rows;
+    uint64_t data_length;    /* bytes on disk (with has_rows) */
+    const uint64_t *tablets; /* BASE TABLE of the catalog: its tablet ids; the reader fills
+                                rows / data_length from storage (plan_vtable.c) */
+    size_t ntablets;
     int64_t create_time_us; /* wall clock microseconds; 0 = NULL */
 } plan_cat_table;
 

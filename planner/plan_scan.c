@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct op_tscan {
     plan_op base;
@@ -506,6 +507,48 @@ snapshot_live_rows(stor_engine *e, const stor_snapshot *snap)
         }
     }
     return rows;
+}
+
+void
+plan__tablet_stats(stor_engine *e, uint64_t tablet_id, arena *a, plan_tablet_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    stor_tablet *tab = e != NULL ? stor_engine_tablet(e, tablet_id, false) : NULL;
+    if (tab == NULL) {
+        return;
+    }
+    stor_snapshot snap;
+    stor_tablet_snapshot(tab, &snap);
+    out->exists = true;
+    out->version = snap.version;
+    out->nrowsets = snap.nrowsets;
+    out->rows = snapshot_live_rows(e, &snap);
+    out->dir = arena_strdup(a, stor_tablet_dir(tab));
+    for (size_t r = 0; r < snap.nrowsets; r++) {
+        const stor_rowset_meta *m = &snap.rowsets[r];
+        for (uint32_t g = 0; g < m->nsegments; g++) {
+            char path[4096];
+            struct stat sb;
+            snprintf(path, sizeof path, "%s/%s", out->dir, m->segments[g]);
+            if (stat(path, &sb) == 0) {
+                out->bytes += (uint64_t)sb.st_size;
+            }
+        }
+    }
+    stor_snapshot_destroy(&snap);
+}
+
+void
+plan__table_stats(plan_ectx *cx, const uint64_t *tablets, size_t n, uint64_t *rows,
+                  uint64_t *bytes)
+{
+    stor_engine *e = cx->s->srv->engine;
+    for (size_t i = 0; e != NULL && i < n; i++) {
+        plan_tablet_stats ts;
+        plan__tablet_stats(e, tablets[i], cx->a, &ts);
+        *rows += ts.rows;
+        *bytes += ts.bytes;
+    }
 }
 
 /* Metadata mode: the next batch of all-NULL rows of the current tablet (see op_tscan.meta). */

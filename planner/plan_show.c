@@ -7,6 +7,7 @@
  * information_schema the catalog's databases, tables, columns and USER_PRIVILEGES. See
  * README.md §DDL. */
 #include "planner/plan_ddl_int.h"
+#include "planner/plan_dml_int.h"
 #include "planner/plan_exec_int.h"
 
 #include <stdio.h>
@@ -362,6 +363,169 @@ table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, bool is_strea
     }
 }
 
+/* Doris's readable byte count (DebugUtil.getByteUint + "0.000"): "0.000 ", "512.000 B",
+ * "4.010 KB", ... */
+static const char *
+readable_bytes(arena *a, uint64_t n)
+{
+    static const char *const units[] = {"KB", "MB", "GB", "TB"};
+    if (n == 0) {
+        return "0.000 ";
+    }
+    double v = (double)n;
+    const char *unit = "B";
+    for (int i = 3; i >= 0; i--) {
+        double scale = (double)(1ull << (10 * (i + 1)));
+        if ((double)n > scale) {
+            v = (double)n / scale;
+            unit = units[i];
+            break;
+        }
+    }
+    return arena_sprintf(a, "%.3f %s", v, unit);
+}
+
+/* SHOW PARTITIONS: DataSize and RowCount of each partition from storage (after the catalog
+ * lock; the rows carry PartitionId and Buckets). */
+static void
+partition_sizes(plan_ectx *cx, plan_rowset *rs)
+{
+    enum { COL_ID = 0, COL_BUCKETS = 8, COL_SIZE = 14, COL_ROWS = 21 };
+    DB_ASSERT(rs->ncols == CAT_SHOW_PARTITIONS_NCOLS);
+    for (size_t r = 0; r < rs->nrows; r++) {
+        const char **row = &rs->cells[r * rs->ncols];
+        int64_t id = strtoll(row[COL_ID], NULL, 10);
+        long buckets = strtol(row[COL_BUCKETS], NULL, 10);
+        uint64_t rows = 0, bytes = 0;
+        for (long b = 0; b < buckets; b++) {
+            uint64_t tid = stor_tablet_id_of(id, (uint32_t)b);
+            plan__table_stats(cx, &tid, 1, &rows, &bytes);
+        }
+        row[COL_SIZE] = readable_bytes(cx->a, bytes);
+        row[COL_ROWS] = arena_sprintf(cx->a, "%llu", (unsigned long long)rows);
+    }
+}
+
+/* SHOW TABLETS FROM t [PARTITION (p, ...)] (Doris, ADMIN): one row per tablet with what
+ * storage holds for it. Single node, single replica: ReplicaId = TabletId, BackendId 10001. */
+static int
+show_tablets(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    static const char *const names[] = {
+            "TabletId",         "ReplicaId",    "BackendId",        "SchemaHash",
+            "Version",          "LstSuccessVersion", "LstFailedVersion", "LstFailedTime",
+            "LocalDataSize",    "RemoteDataSize", "RowCount",       "State",
+            "LstConsistencyCheckTime", "CheckVersion", "VisibleVersionCount", "VersionCount",
+            "QueryHits",        "PathHash",     "Path",             "MetaUrl",
+            "CompactionStatus", "CooldownReplicaId", "CooldownMetaId"};
+    enum { NCOLS = sizeof names / sizeof names[0] };
+    const plan_ddl *d = st->ddl;
+    plan_rowset rs;
+    plan__rs_init(cx->a, &rs, names, NCOLS);
+    if (plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (cx->describe) {
+        return plan__rs_send(cx, &rs, st, 0, sink, err);
+    }
+    const char *dbname = NULL;
+    const cat_catalog *c = NULL;
+    const cat_table *t;
+    if (table_of(cx, d, &dbname, &c, &t, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (t->view_sql != NULL || t->stream != NULL) {
+        const char *name = arena_strdup(cx->a, t->name);
+        cat_meta_read_end(cx->s->srv->meta);
+        return db_error_set(err, ER_DORIS,
+                            arena_sprintf(cx->a, "Table '%s' is not an OLAP table", name));
+    }
+    /* The tablet ids, under the catalog lock; storage is read after it. */
+    size_t n = 0;
+    for (size_t p = 0; p < t->nparts; p++) {
+        n += (size_t)t->parts[p].buckets;
+    }
+    uint64_t *ids = arena_calloc(cx->a, n ? n : 1, sizeof *ids);
+    n = 0;
+    for (size_t p = 0; p < t->nparts; p++) {
+        bool want = d->nnames == 0;
+        for (size_t k = 0; k < d->nnames && !want; k++) {
+            want = strcasecmp(d->names[k], t->parts[p].name) == 0;
+        }
+        for (int32_t b = 0; want && b < t->parts[p].buckets; b++) {
+            ids[n++] = stor_tablet_id_of(t->parts[p].id, (uint32_t)b);
+        }
+    }
+    for (size_t k = 0; k < d->nnames; k++) {
+        if (cat_table_partition(t, d->names[k]) == NULL) {
+            const char *pname = arena_strdup(cx->a, d->names[k]);
+            const char *tname = arena_strdup(cx->a, t->name);
+            cat_meta_read_end(cx->s->srv->meta);
+            return db_error_set(err, ER_DORIS,
+                                arena_sprintf(cx->a, "Unknown partition '%s' in table '%s'",
+                                              pname, tname));
+        }
+    }
+    cat_meta_read_end(cx->s->srv->meta);
+    for (size_t i = 0; i < n; i++) {
+        plan_tablet_stats ts;
+        plan__tablet_stats(cx->s->srv->engine, ids[i], cx->a, &ts);
+        const char *id = arena_sprintf(cx->a, "%llu", (unsigned long long)ids[i]);
+        const char *version = arena_sprintf(cx->a, "%llu", (unsigned long long)ts.version);
+        const char *nrs = arena_sprintf(cx->a, "%llu", (unsigned long long)ts.nrowsets);
+        const char *row[NCOLS] = {
+                id,
+                id,
+                "10001",
+                "0",
+                version,
+                version,
+                "-1",
+                NULL,
+                arena_sprintf(cx->a, "%llu", (unsigned long long)ts.bytes),
+                "0",
+                arena_sprintf(cx->a, "%llu", (unsigned long long)ts.rows),
+                "NORMAL",
+                NULL,
+                "-1",
+                nrs,
+                nrs,
+                "0",
+                "0",
+                ts.dir != NULL ? ts.dir : "",
+                "",
+                "",
+                "-1",
+                ""};
+        plan__rs_add(cx->a, &rs, row);
+    }
+    return plan__rs_send(cx, &rs, st, 0, sink, err);
+}
+
+/* SHOW {INDEX | INDEXES | KEYS} FROM t [FROM db]: Doris lists the indexes users created
+ * (inverted, bitmap, ngram bloom filter); Rivulet builds none (CREATE INDEX is accepted with
+ * a warning), so the answer is the columns of Doris's result and no rows. */
+static int
+show_index(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    static const char *const names[] = {"Table",       "Non_unique", "Key_name",   "Seq_in_index",
+                                        "Column_name", "Collation",  "Cardinality", "Sub_part",
+                                        "Packed",      "Null",       "Index_type", "Comment",
+                                        "Properties"};
+    plan_rowset rs;
+    plan__rs_init(cx->a, &rs, names, sizeof names / sizeof names[0]);
+    if (!cx->describe) {
+        const char *dbname = NULL;
+        const cat_catalog *c = NULL;
+        const cat_table *t;
+        if (table_of(cx, st->ddl, &dbname, &c, &t, err) != DB_OK) {
+            return DB_ERR;
+        }
+        cat_meta_read_end(cx->s->srv->meta);
+    }
+    return plan__rs_send(cx, &rs, st, 0, sink, err);
+}
+
 static int
 show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
 {
@@ -382,18 +546,29 @@ show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_
     plan_rowset rs;
     plan__rs_init(cx->a, &rs, names, 18);
     if (srv->meta && !cx->describe) {
-        const cat_catalog *c = cat_meta_read_begin(srv->meta);
-        const cat_db *d = cat_db_find(c, canon);
-        for (size_t i = 0; d && i < d->ntables; i++) {
-            const cat_table *t = d->tables[i];
-            /* Row and size counts are those of empty tables until storage fills them. */
-            const char *row[18] = {arena_strdup(cx->a, t->name),
-                                   "Doris",
+        /* The tables as information_schema.TABLES lists them (streams are in SHOW STREAMS);
+         * rows and bytes come from storage, after the catalog lock. */
+        plan_catalog_view mc;
+        plan__catalog_meta(&mc, srv->meta);
+        plan_cat_table *ts = NULL;
+        size_t nts = 0;
+        if (mc.tables(mc.ctx, cx->a, canon, &ts, &nts, err) != DB_OK) {
+            return DB_ERR;
+        }
+        for (size_t i = 0; i < nts; i++) {
+            const plan_cat_table *t = &ts[i];
+            bool view = strcmp(t->type, "VIEW") == 0;
+            uint64_t rows = 0, bytes = 0;
+            plan__table_stats(cx, t->tablets, t->ntablets, &rows, &bytes);
+            const char *row[18] = {t->name,
+                                   view ? NULL : "Doris",
                                    NULL,
                                    NULL,
-                                   "0",
-                                   "0",
-                                   "0",
+                                   view ? NULL : arena_sprintf(cx->a, "%llu", (unsigned long long)rows),
+                                   view ? NULL
+                                        : arena_sprintf(cx->a, "%llu",
+                                                        (unsigned long long)(rows ? bytes / rows : 0)),
+                                   view ? NULL : arena_sprintf(cx->a, "%llu", (unsigned long long)bytes),
                                    NULL,
                                    NULL,
                                    NULL,
@@ -401,13 +576,12 @@ show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_
                                    NULL,
                                    NULL,
                                    NULL,
-                                   "utf-8",
+                                   view ? NULL : "utf-8",
                                    NULL,
                                    NULL,
-                                   arena_strdup(cx->a, t->comment ? t->comment : "")};
+                                   view ? "VIEW" : t->comment};
             plan__rs_add(cx->a, &rs, row);
         }
-        cat_meta_read_end(srv->meta);
     }
     return plan__rs_send(cx, &rs, st, 0, sink, err);
 }
@@ -434,6 +608,10 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
         return show_create_db(cx, st, sink, err);
     case PD_SHOW_TABLE_STATUS:
         return show_table_status(cx, st, sink, err);
+    case PD_SHOW_TABLETS:
+        return show_tablets(cx, st, sink, err);
+    case PD_SHOW_INDEX:
+        return show_index(cx, st, sink, err);
     case PD_SHOW_CREATE_TABLE:
         plan__rs_init(cx->a, &rs, create_names, 2);
         break;
@@ -523,6 +701,9 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
         table_rows(cx, st, t, is_stream, &rs);
     }
     cat_meta_read_end(cx->s->srv->meta);
+    if (d->kind == PD_SHOW_PARTITIONS) {
+        partition_sizes(cx, &rs);
+    }
     if (d->kind == PD_SHOW_CREATE_TABLE || d->kind == PD_SHOW_CREATE_VIEW || d->kind == PD_DESC) {
         plan_stmt plain = *st;
         plain.like = NULL;
@@ -773,8 +954,24 @@ mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n,
             t[i].engine = "Doris";
             t[i].comment = arena_strdup(a, ct->comment ? ct->comment : "");
             t[i].collation = "utf-8";
-            t[i].has_rows = true; /* 0 until storage lands */
+            t[i].has_rows = ct->view_sql == NULL;
             t[i].rows = 0;
+            if (ct->view_sql == NULL) {
+                /* Row and byte counts come from storage, read after the catalog lock. */
+                size_t nt = 0;
+                for (size_t p = 0; p < ct->nparts; p++) {
+                    nt += (size_t)ct->parts[p].buckets;
+                }
+                uint64_t *ids = arena_calloc(a, nt ? nt : 1, sizeof *ids);
+                nt = 0;
+                for (size_t p = 0; p < ct->nparts; p++) {
+                    for (int32_t b = 0; b < ct->parts[p].buckets; b++) {
+                        ids[nt++] = stor_tablet_id_of(ct->parts[p].id, (uint32_t)b);
+                    }
+                }
+                t[i].tablets = ids;
+                t[i].ntablets = nt;
+            }
         }
         *tbls = t;
         *n = k;

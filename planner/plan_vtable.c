@@ -4,6 +4,7 @@
  * plan_catalog_view (plan_int.h) and materialize their rows in the statement arena. Also the
  * built-in provider used until the catalog module plugs in its own. See README.md §Executor. */
 #include "planner/plan_ddl_int.h"
+#include "planner/plan_dml_int.h"
 #include "planner/plan_exec_int.h"
 
 #include <stdio.h>
@@ -373,6 +374,8 @@ table_row(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err)
         ct.us = t->create_time_us;
     }
     bool base = strcmp(t->type, "VIEW") != 0;
+    uint64_t rows = t->rows, bytes = t->data_length;
+    plan__table_stats(g->cx, t->tablets, t->ntablets, &rows, &bytes);
     plan_value row[] = {vs("def"),
                         vs(db),
                         vs(t->name),
@@ -380,9 +383,9 @@ table_row(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err)
                         vsn(t->engine),
                         base ? vu(10) : plan__v_null(),
                         vsn(base ? "Dynamic" : NULL),
-                        t->has_rows ? vu(t->rows) : plan__v_null(),
-                        base ? vu(0) : plan__v_null(),
-                        base ? vu(0) : plan__v_null(),
+                        t->has_rows ? vu(rows) : plan__v_null(),
+                        base ? vu(rows ? bytes / rows : 0) : plan__v_null(),
+                        base ? vu(bytes) : plan__v_null(),
                         base ? vu(0) : plan__v_null(),
                         base ? vu(0) : plan__v_null(),
                         base ? vu(0) : plan__v_null(),
