@@ -86,6 +86,8 @@ RUNNER_SRCS := $(wildcard regression/runner/*.c)
 
 all: $(BIN)
 
+.DELETE_ON_ERROR:
+
 release:
 	$(Q)$(MAKE) --no-print-directory MODE=release all
 

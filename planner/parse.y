@@ -554,10 +554,10 @@ cmd ::= SHOW TABLE STATUS show_from show_filter. { plan_ddl_begin(pp, PD_SHOW_TA
  * the columns only). */
 %fallback ID TABLETS INDEXES KEYS.
 cmd ::= SHOW TABLETS FROM ddl_tbl ddl_trunc_parts show_filter. { plan_ddl_begin(pp, PD_SHOW_TABLETS); }
-cmd ::= SHOW ddl_idxkw ddl_fromkw ddl_tbl ddl_coldb show_filter. { plan_ddl_begin(pp, PD_SHOW_INDEX); }
-ddl_idxkw ::= INDEX.
-ddl_idxkw ::= INDEXES.
-ddl_idxkw ::= KEYS.
+cmd ::= SHOW show_idxkw ddl_fromkw ddl_tbl ddl_coldb show_filter. { plan_ddl_begin(pp, PD_SHOW_INDEX); }
+show_idxkw ::= INDEX.
+show_idxkw ::= INDEXES.
+show_idxkw ::= KEYS.
 cmd ::= TRUNCATE TABLE ddl_tbl ddl_trunc_parts. { plan_ddl_begin(pp, PD_TRUNCATE); }
 /* Table Streams (plan_stream.c). */
 %fallback ID STREAM STREAMS.
