@@ -2,10 +2,11 @@
  * plan_agg.c: hash aggregation. The group hash table (plan_aht: typed keys hashed with xxHash
  * over a canonical form, open addressing, entries in an arena) and the aggregate operator
  * over it: GROUP BY keys, COUNT / SUM / AVG / MIN / MAX / GROUP_CONCAT / ANY_VALUE / STDDEV
- * and VARIANCE families / BIT_AND / BIT_OR / BIT_XOR, the Doris bitmap (CRoaring) and
- * collection aggregates, DISTINCT arguments through one more table per aggregate keyed by
- * (group, arguments). Keys and arguments come from vectors (plan_vector.c) when they can;
- * rows are folded in order either way. See README.md §Executor and §Aggregation. */
+ * and VARIANCE families / BIT_AND / BIT_OR / BIT_XOR, the Doris bitmap (CRoaring), collection
+ * and statistics (PERCENTILE, MAX_BY / MIN_BY, AVG_WEIGHTED) aggregates, DISTINCT arguments
+ * through one more table per aggregate keyed by (group, arguments). Keys and arguments come
+ * from vectors (plan_vector.c) when they can; rows are folded in order either way. See
+ * README.md §Executor and §Aggregation. */
 #include "planner/plan_exec_int.h"
 
 #include <math.h>
@@ -291,6 +292,13 @@ typedef struct gc_item {
     plan_value *ord; /* norder values */
 } gc_item;
 
+/* MAX_BY / MIN_BY: the value taken with the best key so far; its string bytes in a buffer of
+ * cap bytes in the table arena, reused while the value fits. */
+typedef struct by_val {
+    plan_value v;
+    size_t cap;
+} by_val;
+
 /* The running state of one aggregate in one group. */
 typedef struct agg_state {
     uint64_t cnt; /* values folded in (rows for COUNT(*)) */
@@ -299,7 +307,16 @@ typedef struct agg_state {
     double mean;  /* variance family: Welford's running mean and sum of squares */
     double m2;
     uint64_t bits; /* BIT_* */
-    gc_item *head, *tail;
+    union {
+        struct {
+            gc_item *head, *tail; /* GROUP_CONCAT, ARRAY_AGG */
+        };
+        struct {
+            double *pv;    /* PERCENTILE: the cnt values so far (table arena, grown by doubling) */
+            uint64_t pcap; /* values pv has room for */
+        };
+        struct by_val *by; /* MAX_BY / MIN_BY: the value at the best key (v holds the key) */
+    };
     size_t gc_len;        /* GROUP_CONCAT, ARRAY_AGG: bytes of the values so far */
     roaring_bitmap_t *bm; /* BITMAP_*: heap, freed at close; NULL until the first value */
 } agg_state;
@@ -384,6 +401,10 @@ static int set_string(op_hashagg *g, agg_state *st, const plan_value *v);
 static int bitmap_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *v,
                        db_error *err);
 static void arr_add(op_hashagg *g, agg_state *st, const plan_value *v);
+static int pct_add(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *v,
+                   db_error *err);
+static int by_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *args,
+                   db_error *err);
 static void arr_final(op_hashagg *g, agg_state *st, plan_value *out);
 static uint32_t agg_nargs(const plan_agg *ag);
 static const plan_expr *agg_arg(const plan_agg *ag, uint32_t i);
@@ -607,6 +628,18 @@ agg_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *arg
     case PLAN_AGG_BITMAP_INTERSECT:
     case PLAN_AGG_BITMAP_AGG:
         return bitmap_step(g, ag, st, v, err);
+    case PLAN_AGG_PERCENTILE:
+        return pct_add(g, ag, st, v, err);
+    case PLAN_AGG_MAX_BY:
+    case PLAN_AGG_MIN_BY:
+        return by_step(g, ag, st, args, err);
+    case PLAN_AGG_AVG_WEIGHTED: {
+        double w = plan__v_to_double(&args[1], NULL);
+        st->cnt++;
+        st->mean += plan__v_to_double(v, NULL) * w; /* the weighted sum */
+        st->m2 += w;                                /* the sum of the weights */
+        return DB_OK;
+    }
     case PLAN_AGG_ARRAY_AGG:
     case PLAN_AGG_COLLECT_SET:
         arr_add(g, st, v);
@@ -615,6 +648,85 @@ agg_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *arg
         }
         return DB_OK;
     }
+    return DB_OK;
+}
+
+/* ---- Doris statistics aggregates (planned by plan_agg_doris.c) ---- */
+
+/* PERCENTILE: keep v (as a DOUBLE) in the group's growable array in the table arena; the
+ * array doubles when full (the arena frees nothing, so a group holds at most about twice its
+ * values), all of it charged to the aggregation budget. The level is checked at a group's
+ * first value, where Doris checks it (an empty input is NULL whatever the level). */
+static int
+pct_add(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *v, db_error *err)
+{
+    if (isnan(ag->pct)) {
+        return DB_OK; /* a NULL level: as a NULL argument, every row is skipped */
+    }
+    if (st->cnt == 0 && (ag->pct < 0 || ag->pct > 1)) {
+        return db_error_set(err, ER_DORIS,
+                            arena_sprintf(g->base.cx->a,
+                                          "[INVALID_ARGUMENT]quantile in func percentile should "
+                                          "in [0, 1], but real data is:%f",
+                                          ag->pct));
+    }
+    if (st->cnt == st->pcap) {
+        uint64_t cap = st->pcap ? st->pcap * 2 : 4;
+        if (aht_bytes(&g->ht) + cap * sizeof(double) > g->ht.limit) {
+            return db_error_set(err, ER_AGG_MEMORY_LIMIT, (unsigned long long)(g->ht.limit >> 20));
+        }
+        double *nv = arena_alloc(g->ht.a, cap * sizeof *nv);
+        if (st->cnt) {
+            memcpy(nv, st->pv, st->cnt * sizeof *nv);
+        }
+        st->pv = nv;
+        st->pcap = cap;
+    }
+    st->pv[st->cnt++] = plan__v_to_double(v, NULL);
+    return DB_OK;
+}
+
+/* MAX_BY / MIN_BY: when the key args[1] beats the best so far (strictly: the first row of
+ * equal keys wins, as Doris), remember it in st->v and the value args[0] in st->by. Strings of
+ * both are copied into buffers reused while they fit. */
+static int
+by_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *args, db_error *err)
+{
+    plan_ectx *cx = g->base.cx;
+    const plan_expr *ke = ag->args[1];
+    plan_value k = args[1];
+    if (k.kind != ke->vk && ke->vk != PV_NULL &&
+        plan__coerce(cx, &k, ke->vk, &ke->t, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (st->cnt++ > 0) {
+        int r = plan__compare(cx, plan__cmp_mode(ke, ke), &k, &st->v);
+        if (ag->kind == PLAN_AGG_MIN_BY ? r >= 0 : r <= 0) {
+            return DB_OK;
+        }
+    }
+    set_string(g, st, &k);
+    plan_value c = args[0];
+    if (c.kind != ag->vk && plan__coerce(cx, &c, ag->vk, &ag->t, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (!st->by) {
+        st->by = arena_calloc(g->ht.a, 1, sizeof *st->by);
+    }
+    by_val *b = st->by;
+    if (c.kind == PV_STRING) {
+        if (c.str.len > b->cap || b->v.kind != PV_STRING) {
+            size_t cap = c.str.len < 16 ? 16 : c.str.len;
+            b->v.str.s = arena_alloc(g->ht.a, cap);
+            b->cap = cap;
+        }
+        char *buf = (char *)b->v.str.s;
+        if (c.str.len) {
+            memcpy(buf, c.str.s, c.str.len);
+        }
+        c.str.s = buf;
+    }
+    b->v = c;
     return DB_OK;
 }
 
@@ -1006,6 +1118,20 @@ agg_final(op_hashagg *g, const plan_agg *ag, agg_state *st, plan_value *out, db_
     case PLAN_AGG_ARRAY_AGG:
     case PLAN_AGG_COLLECT_SET:
         arr_final(g, st, out);
+        return DB_OK;
+    case PLAN_AGG_PERCENTILE:
+        /* sorts the group's values in place: a group is finalized once */
+        *out = st->cnt ? plan__v_double(plan__agg_percentile(st->pv, st->cnt, ag->pct))
+                       : plan__v_null();
+        return DB_OK;
+    case PLAN_AGG_MAX_BY:
+    case PLAN_AGG_MIN_BY:
+        *out = st->cnt ? st->by->v : plan__v_null();
+        return DB_OK;
+    case PLAN_AGG_AVG_WEIGHTED:
+        /* Doris divides anyway (NaN or infinity for weights summing to 0); no such DOUBLE
+         * is printable here, so that is NULL. */
+        *out = st->cnt && st->m2 != 0 ? plan__v_double(st->mean / st->m2) : plan__v_null();
         return DB_OK;
     }
     return DB_OK;
@@ -1886,6 +2012,10 @@ static const char *const agg_names[] = {
         [PLAN_AGG_BITMAP_AGG] = "BITMAP_AGG",
         [PLAN_AGG_ARRAY_AGG] = "ARRAY_AGG",
         [PLAN_AGG_COLLECT_SET] = "COLLECT_SET",
+        [PLAN_AGG_PERCENTILE] = "PERCENTILE",
+        [PLAN_AGG_MAX_BY] = "MAX_BY",
+        [PLAN_AGG_MIN_BY] = "MIN_BY",
+        [PLAN_AGG_AVG_WEIGHTED] = "AVG_WEIGHTED",
 };
 
 /* An expression over the child's row; SELECT DISTINCT's synthesized column references have
@@ -1912,6 +2042,9 @@ agg_text(plan_explain *ex, plan_op *op, const plan_agg *ag)
     for (uint32_t j = 0; j < agg_nargs(ag); j++) {
         const char *t = input_text(ex, op, agg_arg(ag, j));
         args = j ? plan__explain_cat(ex, args, ", ", t) : t;
+    }
+    if (ag->kind == PLAN_AGG_PERCENTILE) { /* the level, a constant */
+        args = plan__explain_cat(ex, args, ", ", arena_sprintf(op->cx->a, "%g", ag->pct));
     }
     return plan__explain_cat(ex, name, ag->distinct ? "(DISTINCT " : "(",
                              plan__explain_cat(ex, args, ")", ""));

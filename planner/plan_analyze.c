@@ -372,6 +372,14 @@ static const char *const aggregates[] = {"count",
                                          "array_agg",
                                          "collect_list",
                                          "collect_set",
+                                         "ndv",
+                                         "approx_count_distinct",
+                                         "percentile",
+                                         "percentile_approx",
+                                         "median",
+                                         "max_by",
+                                         "min_by",
+                                         "avg_weighted",
                                          NULL};
 
 static int

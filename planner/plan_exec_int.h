@@ -284,6 +284,12 @@ typedef enum plan_agg_kind {
     PLAN_AGG_BITMAP_AGG,         /* bitmap of the integer values */
     PLAN_AGG_ARRAY_AGG,          /* ARRAY_AGG / COLLECT_LIST: text "[1, 2]"; empty: "[]" */
     PLAN_AGG_COLLECT_SET,        /* as ARRAY_AGG over distinct values (distinct is set) */
+    /* Doris statistics aggregates (plan_agg_doris.c plans them; NDV and APPROX_COUNT_DISTINCT
+     * are PLAN_AGG_COUNT with distinct set). */
+    PLAN_AGG_PERCENTILE,   /* PERCENTILE / PERCENTILE_APPROX / MEDIAN: exact, DOUBLE; empty: NULL */
+    PLAN_AGG_MAX_BY,       /* MAX_BY(v, k): v at the first row of the largest k */
+    PLAN_AGG_MIN_BY,       /* MIN_BY(v, k): v at the first row of the smallest k */
+    PLAN_AGG_AVG_WEIGHTED, /* AVG_WEIGHTED(x, w): sum(x * w) / sum(w), DOUBLE */
 } plan_agg_kind;
 
 typedef struct plan_agg {
@@ -298,6 +304,8 @@ typedef struct plan_agg {
     uint32_t norder;
     const char *sep; /* GROUP_CONCAT separator (NULL = ",") */
     size_t sep_len;
+    double pct;    /* PERCENTILE: the level p (checked against [0, 1] at a group's first value,
+                      as Doris does); NAN for a NULL level */
     plan_xtype t;  /* result type */
     plan_vkind vk; /* result kind */
 } plan_agg;
@@ -314,6 +322,17 @@ plan_op *plan__op_hashagg(plan_ectx *cx, plan_op *child, plan_expr *const *keys,
  * ag->kind, ag->t, ag->vk (and ag->distinct for COLLECT_SET) from ag->arg (analysed). False
  * for any other name; never fails. For the aggregate table of plan_select.c. */
 bool plan__agg_doris_kind(const char *lname, plan_agg *ag);
+/* Whether lname (lower case) is one of the aggregates plan__agg_doris_plan plans: NDV,
+ * APPROX_COUNT_DISTINCT, PERCENTILE, PERCENTILE_APPROX, MEDIAN, MAX_BY, MIN_BY, AVG_WEIGHTED. */
+bool plan__agg_doris_named(const char *lname);
+/* Plan the call x of such an aggregate (lname: its lower-case name) into *ag, its arguments
+ * analysed over binds[0..nb) in cx->a. A percentile level must be a constant (ER_DORIS
+ * otherwise); wrong argument counts are ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT. plan_agg_doris.c. */
+int plan__agg_doris_plan(plan_ectx *cx, const plan_ast *x, const char *lname,
+                         const plan_bind_col *binds, uint32_t nb, plan_agg *ag, db_error *err);
+/* The level-p percentile of the n values v (sorted ascending in place), interpolated
+ * linearly between the two closest ranks as Doris does: position (n - 1) * p. n > 0. */
+double plan__agg_percentile(double *v, uint64_t n, double p);
 /* plan__op_hashagg without keys: one row of aggregates over all child rows. */
 plan_op *plan__op_agg(plan_ectx *cx, plan_op *child, const plan_agg *aggs, uint32_t n);
 

@@ -573,7 +573,15 @@ is_agg_name(const char *name)
             return true;
         }
     }
-    return plan__agg_doris_kind(name, NULL); /* BITMAP_UNION, COLLECT_LIST, ... */
+    char lname[32];
+    size_t n = strlen(name);
+    if (n >= sizeof lname) {
+        return false;
+    }
+    memcpy(lname, name, n + 1);
+    str_lower(lname, n);
+    /* BITMAP_UNION, COLLECT_LIST, ...; NDV, PERCENTILE, MAX_BY, ... */
+    return plan__agg_doris_kind(name, NULL) || plan__agg_doris_named(lname);
 }
 
 static bool
@@ -921,6 +929,9 @@ agg_of(plan_ectx *cx, const from_table *ft, const plan_ast *x, plan_agg *ag, db_
 {
     char *lname = arena_strdup(cx->a, x->name);
     str_lower(lname, strlen(lname));
+    if (plan__agg_doris_named(lname)) { /* NDV, PERCENTILE, MAX_BY, ... */
+        return plan__agg_doris_plan(cx, x, lname, ft->binds, ft->ncols, ag, err);
+    }
     bool star = x->nargs == 1 && x->args[0]->kind == PA_STAR;
     bool is_count = strcmp(lname, "count") == 0, is_gc = strcmp(lname, "group_concat") == 0;
     if (x->nargs == 0 || (star && !is_count) || (star && x->agg_distinct) ||

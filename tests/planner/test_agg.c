@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
  * test_agg.c: the group hash table of plan_agg.c (plan_aht): many groups, probing collisions,
  * the NULL group, case-insensitive strings, 200k groups, the memory limit; and GROUP BY through
- * a session over information_schema. */
+ * a session over information_schema; the Doris statistics aggregates (percentile interpolation,
+ * NDV, MEDIAN, a prepared PERCENTILE level). */
 #include "planner/plan_exec_int.h"
 
 #include <criterion/criterion.h>
@@ -225,6 +226,65 @@ Test(plan_agg, group_by_over_information_schema)
         cr_assert_eq(t->nrows, 1);
         cr_assert_str_eq(tx_cell(t, 0, 1), "3");
         cr_assert_str_eq(tx_cell(t, 0, 2), "SYSTEM VIEW");
+    }
+    tx_free(t);
+}
+
+/* PERCENTILE's interpolation at (n - 1) * p between the two closest ranks (Doris's exact
+ * percentile): the example of Doris issue 6419, the ends, one value, equal neighbours. */
+Test(plan_agg, percentile_interpolates_between_ranks)
+{
+    double v[] = {19, 2, 1, 1, 7, 5, 7, 9, 9, 1};
+    double w[10];
+    memcpy(w, v, sizeof v);
+    cr_assert_float_eq(plan__agg_percentile(w, 10, 0.25), 1.25, 1e-12);
+    cr_assert_eq(w[0], 1); /* sorted in place */
+    cr_assert_eq(w[9], 19);
+    cr_assert_eq(plan__agg_percentile(w, 10, 0), 1);
+    cr_assert_eq(plan__agg_percentile(w, 10, 1), 19);
+    cr_assert_eq(plan__agg_percentile(w, 10, 0.5), 6); /* (5 + 7) / 2 */
+    cr_assert_eq(plan__agg_percentile(w, 10, 0.6), 7); /* between 7 and 7: exactly 7 */
+    double one[] = {-3.5};
+    cr_assert_eq(plan__agg_percentile(one, 1, 0.99), -3.5);
+}
+
+/* NDV, MEDIAN and a prepared PERCENTILE whose level is a placeholder (a constant: described
+ * without a value, evaluated once per execution). */
+Test(plan_agg, doris_statistics_aggregates)
+{
+    tx *t = tx_new();
+    const char *where = " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = "
+                        "'information_schema' AND TABLE_NAME = 'SCHEMATA'";
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT NDV(ORDINAL_POSITION) = COUNT(*), MEDIAN(ORDINAL_POSITION) * 2 = "
+             "MIN(ORDINAL_POSITION) + MAX(ORDINAL_POSITION)%s",
+             where);
+    cr_assert_eq(tx_exec(t, sql), DB_OK, "%s", t->err.msg);
+    cr_assert_str_eq(tx_cell(t, 0, 0), "1");
+    cr_assert_str_eq(tx_cell(t, 0, 1), "1");
+    snprintf(sql, sizeof sql, "SELECT MAX(ORDINAL_POSITION)%s", where);
+    char max[32];
+    snprintf(max, sizeof max, "%s", tx_one(t, sql));
+    snprintf(sql, sizeof sql, "SELECT PERCENTILE(ORDINAL_POSITION, ?)%s", where);
+    uint32_t id;
+    uint16_t np;
+    cr_assert_eq(tx_prepare(t, sql, &id, &np), DB_OK, "%s", t->err.msg);
+    cr_assert_eq(np, 1);
+    const double levels[] = {0, 1, 2};
+    for (int run = 0; run < 3; run++) {
+        plan_param p;
+        memset(&p, 0, sizeof p);
+        p.kind = PLAN_PARAM_DOUBLE;
+        p.d = levels[run];
+        int rc = tx_exec_prepared(t, id, &p, 1);
+        if (run < 2) {
+            cr_assert_eq(rc, DB_OK, "%s", t->err.msg);
+            cr_assert_str_eq(tx_cell(t, 0, 0), run == 0 ? "1" : max);
+        } else {
+            cr_assert_eq(rc, DB_ERR);
+            cr_assert(strstr(t->err.msg, "quantile in func percentile") != NULL, "%s", t->err.msg);
+        }
     }
     tx_free(t);
 }
