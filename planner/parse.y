@@ -40,6 +40,8 @@
 
 /* Tokens the tokenizer produces that the grammar never shifts. */
 %token SPACE COMMENT HINT ILLEGAL.
+/* POSITION_IN: the IN of POSITION(sub IN s), set by the parse driver (plan_ast.c). */
+%token POSITION_IN.
 /* DATE / TIME / TIMESTAMP right before a quote: the lexer's typed-literal keyword. */
 %token TYPEDLIT.
 
@@ -1095,6 +1097,11 @@ expr(A) ::= CAST(F) LP expr(X) AS casttype(T) RP(R). { A = plan_ast_cast(pp, &F,
 expr(A) ::= CONVERT(F) LP expr(X) COMMA casttype(T) RP(R). { A = plan_ast_cast(pp, &F, X, T, &R); }
 /* CHAR(N, ...): a function, though CHAR is also a type keyword (ODBC's SQLColumns uses CHAR(39)). */
 expr(A) ::= CHAR(N) LP exprlist(L) RP(R). { A = plan_ast_func(pp, &N, "char", L, &R, true); }
+/* POSITION(sub IN s) = LOCATE(sub, s). The lexer makes POSITION a keyword only right before
+ * '(' (a name elsewhere, and a name wherever the keyword cannot go), and the parse driver turns
+ * the IN at the depth of its parenthesis into POSITION_IN, so `x IN (...)` inside stays apart. */
+%fallback ID POSITION.
+expr(A) ::= POSITION(N) LP expr(X) POSITION_IN expr(S) RP(R). { A = plan_ast_func(pp, &N, "locate", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), S), &R, true); }
 expr(A) ::= CONVERT(F) LP expr(X) USING charset_tok(C) RP(R). { A = plan_ast_convert_using(pp, &F, X, &C, &R); }
 
 %type casttype {plan_cast}

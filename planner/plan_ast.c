@@ -19,6 +19,16 @@ static bool is_blank(char c);
 static bool is_hint_keyword(const plan_token *t);
 static bool word_is(const plan_token *t, const char *w);
 static void record_hint(plan_parse *pp, const plan_token *t);
+
+/* Parenthesis depths of the open POSITION( ... ) calls, for position_in_mark. */
+typedef struct position_ins {
+    uint32_t depth;      /* parentheses open */
+    uint32_t open[16];   /* depth of each open POSITION's parenthesis, innermost last */
+    uint32_t nopen;      /* entries of open[]; deeper nesting keeps IN (a syntax error) */
+    bool after_position; /* the previous token was POSITION (the lexer saw '(' next) */
+} position_ins;
+
+static void position_in_mark(position_ins *p, plan_token *t);
 static int parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi,
                       bool allow_params, bool no_backslash_escapes, bool ansi_quotes,
                       bool pipes_as_concat, plan_stmt **stmt, db_error *err);
@@ -1098,6 +1108,29 @@ record_hint(plan_parse *pp, const plan_token *t)
     pp->stmt->hint_off = t->off + 3;
 }
 
+/* Turn the IN of POSITION(sub IN s) into POSITION_IN: the IN at the depth of an open
+ * POSITION's parenthesis (an `x IN (...)` nested deeper stays IN). Called on every token fed
+ * to the parser, in order. */
+static void
+position_in_mark(position_ins *p, plan_token *t)
+{
+    bool after = p->after_position;
+    p->after_position = t->type == TK_POSITION;
+    if (t->type == TK_LP) {
+        p->depth++;
+        if (after && p->nopen < sizeof p->open / sizeof p->open[0]) {
+            p->open[p->nopen++] = p->depth;
+        }
+    } else if (t->type == TK_RP) {
+        if (p->nopen > 0 && p->open[p->nopen - 1] == p->depth) {
+            p->nopen--;
+        }
+        p->depth -= p->depth > 0;
+    } else if (t->type == TK_IN && p->nopen > 0 && p->open[p->nopen - 1] == p->depth) {
+        t->type = TK_POSITION_IN;
+    }
+}
+
 /* Parse sql[0..len); text_len and in_multi only shape the syntax error text. Without
  * allow_params a '?' is a syntax error at it (MySQL's text protocol). */
 static int
@@ -1128,6 +1161,7 @@ parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi
     bool any = false;
     uint32_t nfed = 0;    /* tokens given to the parser */
     bool hint_ok = false; /* the only token fed so far is a hint-taking first keyword */
+    position_ins pin = {0};
     for (;;) {
         plan__lexer_next(&lx, &t);
         if (t.type == TK_HINT && hint_ok && nfed == 1 && pp.stmt->hint == NULL) {
@@ -1152,6 +1186,7 @@ parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi
             continue; /* leading empty statements */
         }
         any = true;
+        position_in_mark(&pin, &t);
         plan__parser(parser, t.type, t);
         if (pp.failed || t.type == 0) {
             break;

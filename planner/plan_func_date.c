@@ -2,7 +2,8 @@
  * plan_func_date.c: date and time functions with MySQL 8 semantics: parts (YEAR ... WEEK),
  * DATE_FORMAT / STR_TO_DATE, interval arithmetic (DATE_ADD & co., TIMESTAMPADD/DIFF),
  * DATEDIFF, conversions (DATE, TIME, TO_DAYS, FROM_DAYS, LAST_DAY, MAKEDATE), FROM_UNIXTIME
- * in the session time zone and CONVERT_TZ with numeric offsets. Values are microseconds on a
+ * in the session time zone and CONVERT_TZ with numeric offsets; Doris's YEARS_ADD ...
+ * SECONDS_SUB, YEARS_DIFF ... SECONDS_DIFF and DATE_TRUNC. Values are microseconds on a
  * proleptic Gregorian wall clock (plan_value). See README.md §Functions. */
 #include "planner/plan_func_int.h"
 
@@ -49,6 +50,11 @@ static bool unit_has_time(int unit);
 static bool unit_is_simple(int unit);
 static int parse_error_at(plan_ectx *cx, const plan_ast *x, db_error *err);
 static int64_t months_between(int64_t a, int64_t b);
+static int64_t unit_diff(int unit, int64_t a, int64_t b);
+static int doris_unit(const char *name, const char **rest);
+static bool const_datetime(const plan_expr *x, bool *has_time, int *fsp);
+static int trunc_unit(const char *s, size_t len);
+static int64_t trunc_to(int unit, int64_t us);
 
 static int64_t
 floor_div(int64_t a, int64_t b)
@@ -978,38 +984,35 @@ ev_datediff(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         *out = plan__v_int(floor_div(a.us, US_PER_DAY) - floor_div(b.us, US_PER_DAY));
         return DB_OK;
     }
-    int64_t d = b.us - a.us, r;
-    switch (e->op) {
-    case TK_MONTH:
-        r = months_between(a.us, b.us);
-        break;
-    case TK_QUARTER:
-        r = months_between(a.us, b.us) / 3;
-        break;
-    case TK_YEAR:
-        r = months_between(a.us, b.us) / 12;
-        break;
-    case TK_WEEK:
-        r = d / (7 * US_PER_DAY);
-        break;
-    case TK_DAY:
-        r = d / US_PER_DAY;
-        break;
-    case TK_HOUR:
-        r = d / (3600 * US_PER_SEC);
-        break;
-    case TK_MINUTE:
-        r = d / (60 * US_PER_SEC);
-        break;
-    case TK_SECOND:
-        r = d / US_PER_SEC;
-        break;
-    default:
-        r = d;
-        break;
-    }
-    *out = plan__v_int(r);
+    *out = plan__v_int(unit_diff(e->op, a.us, b.us));
     return DB_OK;
+}
+
+/* Whole units from a to b (wall-clock us), truncated toward zero: TIMESTAMPDIFF(unit, a, b). */
+static int64_t
+unit_diff(int unit, int64_t a, int64_t b)
+{
+    int64_t d = b - a;
+    switch (unit) {
+    case TK_MONTH:
+        return months_between(a, b);
+    case TK_QUARTER:
+        return months_between(a, b) / 3;
+    case TK_YEAR:
+        return months_between(a, b) / 12;
+    case TK_WEEK:
+        return d / (7 * US_PER_DAY);
+    case TK_DAY:
+        return d / US_PER_DAY;
+    case TK_HOUR:
+        return d / (3600 * US_PER_SEC);
+    case TK_MINUTE:
+        return d / (60 * US_PER_SEC);
+    case TK_SECOND:
+        return d / US_PER_SEC;
+    default:
+        return d;
+    }
 }
 
 int
@@ -1037,6 +1040,240 @@ plan__ty_timestampdiff(plan_ectx *cx, plan_expr *e, db_error *err)
     plan__type_bigint(&e->t, 21, true);
     e->vk = PV_INT;
     e->eval = ev_datediff;
+    return DB_OK;
+}
+
+/* ---- Doris: YEARS_ADD ... SECONDS_SUB, YEARS_DIFF ... SECONDS_DIFF, DATE_TRUNC ---- */
+
+/* The unit of a Doris function name `<units>_<rest>` (years_add, days_diff, ...): its TK_*
+ * code, and *rest points after the underscore; 0 for another name. */
+static int
+doris_unit(const char *name, const char **rest)
+{
+    static const struct {
+        const char *word;
+        int unit;
+    } units[] = {{"years_", TK_YEAR},    {"months_", TK_MONTH}, {"weeks_", TK_WEEK},
+                 {"days_", TK_DAY},      {"hours_", TK_HOUR},   {"minutes_", TK_MINUTE},
+                 {"seconds_", TK_SECOND}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        size_t n = strlen(units[i].word);
+        if (strncmp(name, units[i].word, n) == 0) {
+            *rest = name + n;
+            return units[i].unit;
+        }
+    }
+    *rest = name;
+    return 0;
+}
+
+/* True when x is a string literal holding a date or datetime; *has_time tells which and *fsp
+ * counts its fractional digits (Doris types such a literal as DATE or DATETIME(fsp)). */
+static bool
+const_datetime(const plan_expr *x, bool *has_time, int *fsp)
+{
+    *has_time = true;
+    *fsp = 0;
+    if (!x->src || x->src->kind != PA_STRING || x->vk != PV_STRING) {
+        return false;
+    }
+    const char *s = x->lit.str.s;
+    size_t len = x->lit.str.len;
+    int64_t us;
+    if (!plan__parse_datetime(s, len, &us, has_time)) {
+        return false;
+    }
+    const char *dot = memchr(s, '.', len);
+    if (*has_time && dot) {
+        for (const char *p = dot + 1; p < s + len && *p >= '0' && *p <= '9' && *fsp < 6; p++) {
+            (*fsp)++;
+        }
+    }
+    return true;
+}
+
+/* YEARS_ADD(d, n) ... SECONDS_SUB(d, n) (Doris): DATE_ADD(d, INTERVAL n unit), evaluated by
+ * ev_date_add with the plain amount as second argument. Doris's result type: DATE for a DATE
+ * (or a date-only string literal) and a date unit, DATETIME otherwise (a string column is
+ * DATETIME(0), as Doris casts it). */
+int
+plan__ty_doris_date_add(plan_ectx *cx, plan_expr *e, db_error *err)
+{
+    (void)cx;
+    (void)err;
+    const char *rest;
+    e->slot = doris_unit(e->name, &rest);
+    e->op = strcmp(rest, "sub") == 0;
+    e->negated = false;
+    const plan_expr *d = e->args[0];
+    bool date_unit = !unit_has_time(e->slot), has_time = true;
+    int fsp = 0;
+    plan_vkind k = d->vk;
+    if (k == PV_STRING && const_datetime(d, &has_time, &fsp)) {
+        k = has_time ? PV_DATETIME : PV_DATE;
+    } else if (k == PV_DATETIME) {
+        fsp = d->t.scale;
+    }
+    if (k == PV_DATE && date_unit) {
+        plan__type_datetime(&e->t, PLAN_TYPE_DATE, 0, true);
+        e->vk = PV_DATE;
+    } else {
+        plan__type_datetime(&e->t, PLAN_TYPE_DATETIME, fsp, true);
+        e->vk = PV_DATETIME;
+    }
+    e->eval = ev_date_add;
+    return DB_OK;
+}
+
+static int
+ev_doris_diff(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
+{
+    plan_value a, b;
+    bool na, nb;
+    *out = plan__v_null();
+    if (arg_dt(cx, e, 0, &a, &na, err) != DB_OK || arg_dt(cx, e, 1, &b, &nb, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (na || nb) {
+        return DB_OK;
+    }
+    *out = plan__v_int(unit_diff(e->op, b.us, a.us));
+    return DB_OK;
+}
+
+/* YEARS_DIFF(end, start) ... SECONDS_DIFF (Doris): BIGINT whole units from start to end,
+ * truncated toward zero = TIMESTAMPDIFF(unit, start, end). */
+int
+plan__ty_doris_diff(plan_ectx *cx, plan_expr *e, db_error *err)
+{
+    (void)cx;
+    (void)err;
+    const char *rest;
+    e->op = doris_unit(e->name, &rest);
+    plan__type_bigint(&e->t, 20, true);
+    e->vk = PV_INT;
+    e->eval = ev_doris_diff;
+    return DB_OK;
+}
+
+#define DATE_TRUNC_UNITS "year|quarter|month|week|day|hour|minute|second"
+
+/* The DATE_TRUNC unit named by s[0..len) (case-insensitive), or 0. */
+static int
+trunc_unit(const char *s, size_t len)
+{
+    static const struct {
+        const char *word;
+        int unit;
+    } units[] = {{"year", TK_YEAR},     {"quarter", TK_QUARTER}, {"month", TK_MONTH},
+                 {"week", TK_WEEK},     {"day", TK_DAY},         {"hour", TK_HOUR},
+                 {"minute", TK_MINUTE}, {"second", TK_SECOND}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (str_ieq(s, len, units[i].word, strlen(units[i].word))) {
+            return units[i].unit;
+        }
+    }
+    return 0;
+}
+
+/* Start of the unit that holds us (wall-clock microseconds); weeks start on Monday. */
+static int64_t
+trunc_to(int unit, int64_t us)
+{
+    dtm t;
+    split_us(us, &t);
+    int64_t day = t.days * US_PER_DAY;
+    switch (unit) {
+    case TK_SECOND:
+        return us - t.us;
+    case TK_MINUTE:
+        return day + ((int64_t)t.h * 3600 + t.mi * 60) * US_PER_SEC;
+    case TK_HOUR:
+        return day + (int64_t)t.h * 3600 * US_PER_SEC;
+    case TK_DAY:
+        return day;
+    case TK_WEEK: /* 1970-01-01 was a Thursday: Monday-based weekday 3 */
+        return (t.days - (((t.days + 3) % 7 + 7) % 7)) * US_PER_DAY;
+    case TK_MONTH:
+        return plan__days_from_civil(t.y, t.mo, 1) * US_PER_DAY;
+    case TK_QUARTER:
+        return plan__days_from_civil(t.y, (t.mo - 1) / 3 * 3 + 1, 1) * US_PER_DAY;
+    default: /* TK_YEAR */
+        return plan__days_from_civil(t.y, 1, 1) * US_PER_DAY;
+    }
+}
+
+static int
+ev_date_trunc(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
+{
+    plan_value v;
+    bool is_null;
+    *out = plan__v_null();
+    if (e->op == 0) { /* the unit is the NULL literal */
+        return DB_OK;
+    }
+    if (arg_dt(cx, e, (uint32_t)e->slot, &v, &is_null, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (is_null) {
+        return DB_OK;
+    }
+    int64_t r = trunc_to(e->op, v.us);
+    if (r < plan__days_from_civil(0, 1, 1) * US_PER_DAY) {
+        return DB_OK; /* the Monday of year 0's first week lies before year 0 */
+    }
+    out->kind = e->vk;
+    out->us = e->vk == PV_DATE ? floor_div(r, US_PER_DAY) * US_PER_DAY : r;
+    out->scale = e->t.scale;
+    return DB_OK;
+}
+
+/* DATE_TRUNC(datetime, 'unit') (Doris; the unit-first form DATE_TRUNC('unit', datetime) of
+ * later Doris releases is accepted too): the unit must be a string literal naming one of
+ * DATE_TRUNC_UNITS (1105 otherwise, Doris's text). The result keeps the argument's type: DATE
+ * for DATE, DATETIME(fsp) for DATETIME (fraction zeroed), DATETIME for strings. e->op is the
+ * unit (0: NULL unit, always NULL), e->slot the index of the datetime argument. */
+int
+plan__ty_date_trunc(plan_ectx *cx, plan_expr *e, db_error *err)
+{
+    (void)cx;
+    const plan_expr *u = e->args[1];
+    e->slot = 0;
+    bool lit0 = e->args[0]->src && e->args[0]->src->kind == PA_STRING;
+    bool lit1 = u->src && u->src->kind == PA_STRING;
+    if (lit0 && !(lit1 && trunc_unit(u->lit.str.s, u->lit.str.len)) &&
+        trunc_unit(e->args[0]->lit.str.s, e->args[0]->lit.str.len)) {
+        e->slot = 1; /* DATE_TRUNC('unit', datetime) */
+        u = e->args[0];
+        lit1 = true;
+    }
+    if (u->vk == PV_NULL) {
+        e->op = 0;
+    } else if (!lit1) {
+        return db_error_set(err, ER_DORIS,
+                            "the time unit parameter of date_trunc function must be a string "
+                            "constant");
+    } else if ((e->op = trunc_unit(u->lit.str.s, u->lit.str.len)) == 0) {
+        return db_error_set(
+                err, ER_DORIS,
+                "date_trunc function time unit param only support argument is " DATE_TRUNC_UNITS);
+    }
+    const plan_expr *d = e->args[e->slot];
+    bool has_time;
+    int fsp = 0;
+    if (d->vk == PV_DATE) {
+        plan__type_datetime(&e->t, PLAN_TYPE_DATE, 0, true);
+        e->vk = PV_DATE;
+    } else {
+        if (d->vk == PV_DATETIME) {
+            fsp = d->t.scale;
+        } else if (d->vk == PV_STRING) {
+            const_datetime(d, &has_time, &fsp);
+        }
+        plan__type_datetime(&e->t, PLAN_TYPE_DATETIME, fsp, true);
+        e->vk = PV_DATETIME;
+    }
+    e->eval = ev_date_trunc;
     return DB_OK;
 }
 
@@ -1172,6 +1409,9 @@ plan__ty_date_conv(plan_ectx *cx, plan_expr *e, db_error *err)
         if (strcmp(e->name, names[i]) == 0) {
             e->op = i;
         }
+    }
+    if (strcmp(e->name, "to_date") == 0) { /* Doris: TO_DATE(datetime) = DATE(datetime) */
+        e->op = DC_DATE;
     }
     const plan_expr *x = e->args[0];
     if (e->op == DC_TIME) {

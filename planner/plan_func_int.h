@@ -68,6 +68,10 @@ int plan__ty_date_conv(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_from_unixtime(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_str_to_date(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_convert_tz(plan_ectx *cx, plan_expr *e, db_error *err);
+/* Doris: YEARS_ADD ... SECONDS_SUB, YEARS_DIFF ... SECONDS_DIFF (end, start), DATE_TRUNC. */
+int plan__ty_doris_date_add(plan_ectx *cx, plan_expr *e, db_error *err);
+int plan__ty_doris_diff(plan_ectx *cx, plan_expr *e, db_error *err);
+int plan__ty_date_trunc(plan_ectx *cx, plan_expr *e, db_error *err);
 /* Week number of y-m-d under MySQL's internal week behaviour bits (calc_week); *year gets
  * the year the week belongs to. Exposed for the unit tests. */
 unsigned plan__calc_week(int64_t y, unsigned m, unsigned d, unsigned behaviour, int64_t *year);
@@ -82,6 +86,10 @@ int plan__ty_truncate(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_rand(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_conv(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_elt(plan_ectx *cx, plan_expr *e, db_error *err);
+/* FORMAT(x, d), UUID(), NULL_OR_EMPTY(s) / NOT_NULL_OR_EMPTY(s). */
+int plan__ty_format(plan_ectx *cx, plan_expr *e, db_error *err);
+int plan__ty_uuid(plan_ectx *cx, plan_expr *e, db_error *err);
+int plan__ty_null_or_empty(plan_ectx *cx, plan_expr *e, db_error *err);
 /* Reflected CRC-32 (ISO-HDLC, as zlib's crc32) of p[0..n). */
 uint32_t plan__crc32(const void *p, size_t n);
 /* MurmurHash3 x64_128, first 64 bits, as Doris's murmur_hash3_64 (seed 0). */

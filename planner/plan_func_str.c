@@ -3,12 +3,14 @@
  * encodings (BIN, OCT, UNHEX, base64, CONV), hashes (MD5, SHA1, SHA2 through OpenSSL EVP;
  * CRC32; Doris's MURMUR_HASH3_64), regular expressions through PCRE2 (REGEXP / RLIKE,
  * REGEXP_LIKE, REGEXP_REPLACE, REGEXP_SUBSTR, Doris's REGEXP_EXTRACT) and the math functions
- * (LN, LOG, trigonometry, SIGN, TRUNCATE, RAND, ...). See README.md §Functions. */
+ * (LN, LOG, trigonometry, SIGN, TRUNCATE, RAND, ...), FORMAT, UUID and Doris's NULL_OR_EMPTY /
+ * NOT_NULL_OR_EMPTY. See README.md §Functions. */
 #include "planner/plan_func_int.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <math.h>
 #include <openssl/evp.h>
+#include <openssl/rand.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 
 static int eval_args(plan_ectx *cx, const plan_expr *e, plan_value *v, db_error *err);
 static plan_value str_out(plan_ectx *cx, const char *s, size_t len, bool bin);
+static size_t format_digits(const plan_value *v, int d, char *buf, size_t cap);
 
 /* Evaluate every argument into v[0..nargs). */
 static int
@@ -1308,4 +1311,171 @@ int
 plan__ty_elt(plan_ectx *cx, plan_expr *e, db_error *err)
 {
     return plan__ty_str_misc2(cx, e, err);
+}
+
+/* ---- FORMAT, UUID, NULL_OR_EMPTY ---- */
+
+/* x as plain digits `[-]int[.frac]` with exactly d (0..30) decimals into buf: exact values
+ * (integers, DECIMAL) rounded half away from zero, others as DOUBLE rounded with rint (MySQL's
+ * my_double_round). Returns the length. */
+static size_t
+format_digits(const plan_value *v, int d, char *buf, size_t cap)
+{
+    if (v->kind == PV_INT || v->kind == PV_DECIMAL) {
+        int scale = v->kind == PV_DECIMAL ? v->scale : 0;
+        __int128 x =
+                v->kind == PV_DECIMAL ? v->dec : (v->is_unsigned ? (__int128)(uint64_t)v->i : v->i);
+        int keep = d < scale ? d : scale;
+        if (!plan__dec_rescale(x, scale, keep, &x)) {
+            keep = scale; /* rounding to fewer digits cannot overflow */
+        }
+        bool neg = x < 0;
+        unsigned __int128 m = neg ? -(unsigned __int128)x : (unsigned __int128)x;
+        char rev[48];
+        size_t n = 0;
+        do {
+            rev[n++] = (char)('0' + (int)(m % 10));
+            m /= 10;
+        } while (m > 0 || n <= (size_t)keep);
+        size_t len = 0;
+        if (neg) {
+            buf[len++] = '-';
+        }
+        while (n > 0) {
+            buf[len++] = rev[--n];
+            if (n == (size_t)keep && keep > 0) {
+                buf[len++] = '.';
+            }
+        }
+        if (d > 0 && keep == 0) {
+            buf[len++] = '.';
+        }
+        for (int k = keep; k < d; k++) {
+            buf[len++] = '0';
+        }
+        return len;
+    }
+    double x = plan__v_to_double(v, NULL), p = pow(10.0, (double)d), r = rint(x * p) / p;
+    if (!isfinite(x * p)) {
+        r = x;
+    }
+    int n = snprintf(buf, cap, "%.*f", d, r);
+    return n < 0 ? 0 : ((size_t)n >= cap ? cap - 1 : (size_t)n);
+}
+
+/* FORMAT(x, d) (MySQL, en_US): x rounded to d decimals (negative d is 0, at most 30), the
+ * integer part grouped by three with ','. */
+static int
+ev_format(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
+{
+    plan_value v[2];
+    if (eval_args(cx, e, v, err) != DB_OK) {
+        return DB_ERR;
+    }
+    *out = plan__v_null();
+    if (v[0].kind == PV_NULL || v[1].kind == PV_NULL) {
+        return DB_OK;
+    }
+    int64_t d = plan__v_to_int(&v[1], NULL);
+    d = d < 0 ? 0 : (d > 30 ? 30 : d);
+    char digits[400];
+    size_t len = format_digits(&v[0], (int)d, digits, sizeof digits);
+    size_t sign = len > 0 && digits[0] == '-';
+    const char *dot = memchr(digits, '.', len);
+    size_t ilen = (dot ? (size_t)(dot - digits) : len) - sign;
+    size_t ncomma = ilen > 0 ? (ilen - 1) / 3 : 0;
+    char *b = arena_alloc(cx->a, len + ncomma + 1);
+    size_t o = 0;
+    if (sign) {
+        b[o++] = '-';
+    }
+    for (size_t i = 0; i < ilen; i++) {
+        b[o++] = digits[sign + i];
+        if (i + 1 < ilen && (ilen - i - 1) % 3 == 0) {
+            b[o++] = ',';
+        }
+    }
+    memcpy(b + o, digits + sign + ilen, len - sign - ilen);
+    o += len - sign - ilen;
+    b[o] = '\0';
+    *out = plan__v_str(b, o);
+    return DB_OK;
+}
+
+int
+plan__ty_format(plan_ectx *cx, plan_expr *e, db_error *err)
+{
+    (void)cx;
+    (void)err;
+    uint32_t n = plan__type_strlen(&e->args[0]->t);
+    n = n > 400 ? 400 : n;
+    plan__type_string(&e->t, n + n / 3 + 32, plan__nullable_args(e));
+    e->vk = PV_STRING;
+    e->eval = ev_format;
+    return DB_OK;
+}
+
+/* UUID() (Doris): a random (version 4, RFC 4122 variant) UUID, 36 lower-case characters. */
+static int
+ev_uuid(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
+{
+    (void)e;
+    unsigned char r[16];
+    if (RAND_bytes(r, sizeof r) != 1) {
+        return db_error_set(err, ER_DORIS, "no random bytes for uuid()");
+    }
+    r[6] = (unsigned char)((r[6] & 0x0F) | 0x40);
+    r[8] = (unsigned char)((r[8] & 0x3F) | 0x80);
+    static const char hx[] = "0123456789abcdef";
+    char *b = arena_alloc(cx->a, 37);
+    size_t o = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) {
+            b[o++] = '-';
+        }
+        b[o++] = hx[r[i] >> 4];
+        b[o++] = hx[r[i] & 15];
+    }
+    b[o] = '\0';
+    *out = plan__v_str(b, o);
+    return DB_OK;
+}
+
+int
+plan__ty_uuid(plan_ectx *cx, plan_expr *e, db_error *err)
+{
+    (void)cx;
+    (void)err;
+    plan__type_string(&e->t, 36, false);
+    e->vk = PV_STRING;
+    e->eval = ev_uuid;
+    return DB_OK;
+}
+
+/* NULL_OR_EMPTY(s) / NOT_NULL_OR_EMPTY(s) (Doris): BOOLEAN, never NULL; ' ' is not empty. */
+static int
+ev_null_or_empty(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
+{
+    plan_value v;
+    if (plan__eval(cx, e->args[0], &v, err) != DB_OK) {
+        return DB_ERR;
+    }
+    const char *s;
+    size_t len = 0;
+    bool empty = !plan__v_string(cx, &v, &s, &len) || len == 0;
+    *out = plan__v_int(empty != (e->op == 1));
+    return DB_OK;
+}
+
+int
+plan__ty_null_or_empty(plan_ectx *cx, plan_expr *e, db_error *err)
+{
+    (void)cx;
+    (void)err;
+    e->op = strcmp(e->name, "not_null_or_empty") == 0;
+    plan__type_bigint(&e->t, 1, false);
+    e->t.type = PLAN_TYPE_TINYINT;
+    e->vk = PV_INT;
+    e->eval = ev_null_or_empty;
+    return DB_OK;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
  * Scalar functions: DATE_FORMAT specifiers, week modes, interval arithmetic across month ends
- * and leap years, base64, CRC32 / SHA2 / murmur3 known vectors, REGEXP, math edge cases. */
+ * and leap years, base64, CRC32 / SHA2 / murmur3 known vectors, REGEXP, math edge cases; the
+ * Doris unit functions (YEARS_ADD ... SECONDS_DIFF), DATE_TRUNC, FORMAT, UUID, POSITION. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -183,4 +184,87 @@ Test(plan_func, math)
     cr_expect_eq(tx_err(t, "select 9223372036854775807 + 1"), 1690);
     cr_expect_eq(tx_err(t, "select exp(1000)"), 1690);
     tx_free(t);
+}
+
+Test(plan_func, doris_unit_functions)
+{
+    static const pair p[] = {
+            {"select months_add('2024-01-31', 1)", "2024-02-29"},
+            {"select months_sub('2024-03-31', 1)", "2024-02-29"},
+            {"select years_add('2024-02-29', 1)", "2025-02-28"},
+            {"select weeks_sub('2024-03-04', 1)", "2024-02-26"},
+            {"select days_add('2024-12-31 23:59:59', 1)", "2025-01-01 23:59:59"},
+            {"select hours_add(cast('2024-01-01' as date), -1)", "2023-12-31 23:00:00"},
+            {"select seconds_add('2024-01-01 00:00:00.5', 1)", "2024-01-01 00:00:01.5"},
+            {"select years_add('9999-01-01', 1)", "NULL"},
+            {"select months_add(null, 1)", "NULL"},
+            /* xxx_DIFF(end, start), truncated toward zero */
+            {"select years_diff('2024-03-01', '2023-03-02')", "0"},
+            {"select years_diff('2023-03-01', '2024-03-01')", "-1"},
+            {"select months_diff('2024-02-29', '2024-01-31')", "0"},
+            {"select weeks_diff('2024-01-15', '2024-01-01')", "2"},
+            {"select days_diff('2024-01-01', '2024-01-02 00:00:01')", "-1"},
+            {"select hours_diff('2024-01-01 08:30:00', '2024-01-01 10:00:00')", "-1"},
+            {"select seconds_diff('2024-01-01', '2023-12-31 23:59:00')", "60"},
+            {"select nvl(null, 3)", "3"},
+            {"select to_date('2024-03-05 10:11:12')", "2024-03-05"},
+    };
+    check_all(p, sizeof p / sizeof p[0]);
+    tx *t = tx_new();
+    cr_expect_eq(tx_err(t, "select days_add('2024-01-01')"), 1582);
+    cr_expect_eq(tx_err(t, "select years_diff('2024-01-01', '2023-01-01', 1)"), 1582);
+    tx_free(t);
+}
+
+Test(plan_func, date_trunc_units)
+{
+    /* 2024-05-16 is a Thursday; 2024-05-19 a Sunday; 1970-01-01 (the epoch) a Thursday */
+    static const pair p[] = {
+            {"select date_trunc('2024-05-16 12:34:56', 'second')", "2024-05-16 12:34:56"},
+            {"select date_trunc('2024-05-16 12:34:56', 'minute')", "2024-05-16 12:34:00"},
+            {"select date_trunc('2024-05-16 12:34:56', 'hour')", "2024-05-16 12:00:00"},
+            {"select date_trunc('2024-05-16 12:34:56', 'day')", "2024-05-16 00:00:00"},
+            {"select date_trunc('2024-05-16 12:34:56', 'week')", "2024-05-13 00:00:00"},
+            {"select date_trunc('2024-05-19 23:59:59', 'week')", "2024-05-13 00:00:00"},
+            {"select date_trunc('1969-12-31 10:00:00', 'week')", "1969-12-29 00:00:00"},
+            {"select date_trunc('1970-01-05 00:00:00', 'week')", "1970-01-05 00:00:00"},
+            {"select date_trunc('2024-05-16 12:34:56', 'month')", "2024-05-01 00:00:00"},
+            {"select date_trunc('2024-12-16 12:34:56', 'quarter')", "2024-10-01 00:00:00"},
+            {"select date_trunc('2024-05-16 12:34:56', 'YEAR')", "2024-01-01 00:00:00"},
+            {"select date_trunc(cast('2024-03-31' as date), 'quarter')", "2024-01-01"},
+            {"select date_trunc('month', cast('2024-03-31' as date))", "2024-03-01"},
+            {"select date_trunc('2024-05-16 12:34:56.75', 'second')", "2024-05-16 12:34:56.00"},
+            {"select date_trunc('0000-01-01 10:00:00', 'week')", "NULL"},
+            {"select date_trunc(null, 'day')", "NULL"},
+    };
+    check_all(p, sizeof p / sizeof p[0]);
+    tx *t = tx_new();
+    cr_expect_eq(tx_err(t, "select date_trunc('2024-01-01', 'fortnight')"), 1105);
+    tx_free(t);
+}
+
+Test(plan_func, format_uuid_position)
+{
+    static const pair p[] = {
+            {"select format(12332.123456, 4)", "12,332.1235"},
+            {"select format(12332.2, 0)", "12,332"},
+            {"select format(-1234567.891, 2)", "-1,234,567.89"},
+            {"select format(-0.005, 2)", "-0.01"},
+            {"select format(0.5, 0)", "1"},
+            {"select format(2.5e0, 0)", "2"},
+            {"select format(123, -2)", "123"},
+            {"select format(100, 3)", "100.000"},
+            {"select format(999999, 0)", "999,999"},
+            {"select format(18446744073709551615, 0)", "18,446,744,073,709,551,615"},
+            {"select format(null, 1)", "NULL"},
+            {"select length(uuid())", "36"},
+            {"select substr(uuid(), 15, 1)", "4"},
+            {"select uuid() = uuid()", "0"},
+            {"select position('na' in 'banana')", "3"},
+            {"select position('x' in ('abc'))", "0"},
+            {"select position('1' in concat(1 in (1, 2), 'x'))", "1"},
+            {"select null_or_empty(''), 1", "1"},
+            {"select not_null_or_empty(' ')", "1"},
+    };
+    check_all(p, sizeof p / sizeof p[0]);
 }

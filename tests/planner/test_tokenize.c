@@ -44,6 +44,18 @@ Test(plan_tokenize, keywords_are_case_insensitive)
     cr_assert_eq(plan__keyword("nosuchword", 10), 0);
 }
 
+Test(plan_tokenize, position_is_a_keyword_only_before_a_parenthesis)
+{
+    int t[8];
+    cr_assert_eq(lex("position (x position Position(", t, NULL, 8), 6);
+    cr_assert_eq(t[0], TK_POSITION);
+    cr_assert_eq(t[1], TK_LP);
+    cr_assert_eq(t[2], TK_ID);
+    cr_assert_eq(t[3], TK_ID);
+    cr_assert_eq(t[4], TK_POSITION);
+    cr_assert_eq(t[5], TK_LP);
+}
+
 Test(plan_tokenize, identifiers)
 {
     int t[8];
