@@ -543,6 +543,10 @@ show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_
     if (!plan__db_exists(srv, db, cx->a, &canon)) {
         return db_error_set(err, ER_BAD_DB_ERROR, db);
     }
+    if (!plan__can_see(cx->s, canon, NULL) &&
+        plan__check_priv(cx, CAT_PRIV_ALL, canon, NULL, err) != DB_OK) {
+        return DB_ERR; /* 1044, as SHOW TABLES */
+    }
     plan_rowset rs;
     plan__rs_init(cx->a, &rs, names, 18);
     if (srv->meta && !cx->describe) {
@@ -557,6 +561,9 @@ show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_
         }
         for (size_t i = 0; i < nts; i++) {
             const plan_cat_table *t = &ts[i];
+            if (!plan__can_see(cx->s, canon, t->name)) {
+                continue; /* as SHOW TABLES: only tables the account holds a privilege on */
+            }
             bool view = strcmp(t->type, "VIEW") == 0;
             uint64_t rows = 0, bytes = 0;
             plan__table_stats(cx, t->tablets, t->ntablets, &rows, &bytes);

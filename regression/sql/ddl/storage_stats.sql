@@ -57,4 +57,18 @@ SHOW TABLETS FROM ddl_stats.d;
 SHOW INDEX FROM ddl_stats.d;
 -- @connection default
 DROP USER stats_reader;
+-- SHOW TABLE STATUS and information_schema.TABLES list only what the account may see.
+CREATE DATABASE ddl_stats_hidden;
+CREATE USER stats_one;
+GRANT SELECT_PRIV ON ddl_stats.d TO stats_one;
+GRANT SELECT_PRIV ON regress_ddl_storage_stats.* TO stats_one;
+-- @user stats_one
+-- @connection one
+-- @mask_column 6 7
+SHOW TABLE STATUS FROM ddl_stats;
+SELECT table_name FROM information_schema.tables WHERE table_schema LIKE 'ddl_stats%' ORDER BY table_name;
+SHOW TABLE STATUS FROM ddl_stats_hidden;
+-- @connection default
+DROP USER stats_one;
+DROP DATABASE ddl_stats_hidden;
 DROP DATABASE ddl_stats FORCE;

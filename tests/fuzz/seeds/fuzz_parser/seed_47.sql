@@ -1,0 +1,1 @@
+SHOW TABLETS FROM db1.t PARTITIONS (p1, p2) WHERE RowCount > 0

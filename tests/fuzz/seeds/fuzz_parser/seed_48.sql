@@ -1,0 +1,1 @@
+SHOW INDEXES IN t FROM db1 WHERE Key_name = 'PRIMARY'
