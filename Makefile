@@ -154,6 +154,7 @@ crash: deps $(BIN)
 	$(Q)/usr/bin/python3 tests/crash/stream_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
 	$(Q)/usr/bin/python3 tests/crash/binlog_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
 	$(Q)/usr/bin/python3 tests/binlog/ttl_cleanup.py --server $(BIN) --workdir $(BUILD)/crash
+	$(Q)/usr/bin/python3 tests/binlog/incr_model.py --server $(BIN) --workdir $(BUILD)/crash
 
 test: deps all unit regress clients stress crash diff
 
@@ -225,6 +226,8 @@ soak: deps all
 	$(Q)/usr/bin/python3 tests/crash/dml_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 40
 	$(Q)/usr/bin/python3 tests/crash/stream_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 40
 	$(Q)/usr/bin/python3 tests/crash/binlog_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 40
+	$(Q)/usr/bin/python3 tests/binlog/incr_model.py --server $(BIN) --workdir $(BUILD)/crash \
+		--ops 600 --windows 300
 	$(Q)/usr/bin/python3 tests/diff/diff_test.py --server $(BIN) --workdir $(BUILD)/diff --queries 50000 --rows 5000 --seed 7
 
 print-%:
