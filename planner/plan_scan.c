@@ -539,8 +539,7 @@ plan__tablet_stats(stor_engine *e, uint64_t tablet_id, arena *a, plan_tablet_sta
 }
 
 void
-plan__table_stats(plan_ectx *cx, const uint64_t *tablets, size_t n, uint64_t *rows,
-                  uint64_t *bytes)
+plan__table_stats(plan_ectx *cx, const uint64_t *tablets, size_t n, uint64_t *rows, uint64_t *bytes)
 {
     stor_engine *e = cx->s->srv->engine;
     for (size_t i = 0; e != NULL && i < n; i++) {

@@ -411,13 +411,29 @@ partition_sizes(plan_ectx *cx, plan_rowset *rs)
 static int
 show_tablets(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
 {
-    static const char *const names[] = {
-            "TabletId",         "ReplicaId",    "BackendId",        "SchemaHash",
-            "Version",          "LstSuccessVersion", "LstFailedVersion", "LstFailedTime",
-            "LocalDataSize",    "RemoteDataSize", "RowCount",       "State",
-            "LstConsistencyCheckTime", "CheckVersion", "VisibleVersionCount", "VersionCount",
-            "QueryHits",        "PathHash",     "Path",             "MetaUrl",
-            "CompactionStatus", "CooldownReplicaId", "CooldownMetaId"};
+    static const char *const names[] = {"TabletId",
+                                        "ReplicaId",
+                                        "BackendId",
+                                        "SchemaHash",
+                                        "Version",
+                                        "LstSuccessVersion",
+                                        "LstFailedVersion",
+                                        "LstFailedTime",
+                                        "LocalDataSize",
+                                        "RemoteDataSize",
+                                        "RowCount",
+                                        "State",
+                                        "LstConsistencyCheckTime",
+                                        "CheckVersion",
+                                        "VisibleVersionCount",
+                                        "VersionCount",
+                                        "QueryHits",
+                                        "PathHash",
+                                        "Path",
+                                        "MetaUrl",
+                                        "CompactionStatus",
+                                        "CooldownReplicaId",
+                                        "CooldownMetaId"};
     enum { NCOLS = sizeof names / sizeof names[0] };
     const plan_ddl *d = st->ddl;
     plan_rowset rs;
@@ -461,9 +477,9 @@ show_tablets(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
             const char *pname = arena_strdup(cx->a, d->names[k]);
             const char *tname = arena_strdup(cx->a, t->name);
             cat_meta_read_end(cx->s->srv->meta);
-            return db_error_set(err, ER_DORIS,
-                                arena_sprintf(cx->a, "Unknown partition '%s' in table '%s'",
-                                              pname, tname));
+            return db_error_set(
+                    err, ER_DORIS,
+                    arena_sprintf(cx->a, "Unknown partition '%s' in table '%s'", pname, tname));
         }
     }
     cat_meta_read_end(cx->s->srv->meta);
@@ -473,30 +489,29 @@ show_tablets(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
         const char *id = arena_sprintf(cx->a, "%llu", (unsigned long long)ids[i]);
         const char *version = arena_sprintf(cx->a, "%llu", (unsigned long long)ts.version);
         const char *nrs = arena_sprintf(cx->a, "%llu", (unsigned long long)ts.nrowsets);
-        const char *row[NCOLS] = {
-                id,
-                id,
-                "10001",
-                "0",
-                version,
-                version,
-                "-1",
-                NULL,
-                arena_sprintf(cx->a, "%llu", (unsigned long long)ts.bytes),
-                "0",
-                arena_sprintf(cx->a, "%llu", (unsigned long long)ts.rows),
-                "NORMAL",
-                NULL,
-                "-1",
-                nrs,
-                nrs,
-                "0",
-                "0",
-                ts.dir != NULL ? ts.dir : "",
-                "",
-                "",
-                "-1",
-                ""};
+        const char *row[NCOLS] = {id,
+                                  id,
+                                  "10001",
+                                  "0",
+                                  version,
+                                  version,
+                                  "-1",
+                                  NULL,
+                                  arena_sprintf(cx->a, "%llu", (unsigned long long)ts.bytes),
+                                  "0",
+                                  arena_sprintf(cx->a, "%llu", (unsigned long long)ts.rows),
+                                  "NORMAL",
+                                  NULL,
+                                  "-1",
+                                  nrs,
+                                  nrs,
+                                  "0",
+                                  "0",
+                                  ts.dir != NULL ? ts.dir : "",
+                                  "",
+                                  "",
+                                  "-1",
+                                  ""};
         plan__rs_add(cx->a, &rs, row);
     }
     return plan__rs_send(cx, &rs, st, 0, sink, err);
@@ -508,9 +523,9 @@ show_tablets(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
 static int
 show_index(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
 {
-    static const char *const names[] = {"Table",       "Non_unique", "Key_name",   "Seq_in_index",
+    static const char *const names[] = {"Table",       "Non_unique", "Key_name",    "Seq_in_index",
                                         "Column_name", "Collation",  "Cardinality", "Sub_part",
-                                        "Packed",      "Null",       "Index_type", "Comment",
+                                        "Packed",      "Null",       "Index_type",  "Comment",
                                         "Properties"};
     plan_rowset rs;
     plan__rs_init(cx->a, &rs, names, sizeof names / sizeof names[0]);
@@ -567,26 +582,27 @@ show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_
             bool view = strcmp(t->type, "VIEW") == 0;
             uint64_t rows = 0, bytes = 0;
             plan__table_stats(cx, t->tablets, t->ntablets, &rows, &bytes);
-            const char *row[18] = {t->name,
-                                   view ? NULL : "Doris",
-                                   NULL,
-                                   NULL,
-                                   view ? NULL : arena_sprintf(cx->a, "%llu", (unsigned long long)rows),
-                                   view ? NULL
-                                        : arena_sprintf(cx->a, "%llu",
-                                                        (unsigned long long)(rows ? bytes / rows : 0)),
-                                   view ? NULL : arena_sprintf(cx->a, "%llu", (unsigned long long)bytes),
-                                   NULL,
-                                   NULL,
-                                   NULL,
-                                   NULL,
-                                   NULL,
-                                   NULL,
-                                   NULL,
-                                   view ? NULL : "utf-8",
-                                   NULL,
-                                   NULL,
-                                   view ? "VIEW" : t->comment};
+            const char *row[18] = {
+                    t->name,
+                    view ? NULL : "Doris",
+                    NULL,
+                    NULL,
+                    view ? NULL : arena_sprintf(cx->a, "%llu", (unsigned long long)rows),
+                    view ? NULL
+                         : arena_sprintf(cx->a, "%llu",
+                                         (unsigned long long)(rows ? bytes / rows : 0)),
+                    view ? NULL : arena_sprintf(cx->a, "%llu", (unsigned long long)bytes),
+                    NULL,
+                    NULL,
+                    NULL,
+                    NULL,
+                    NULL,
+                    NULL,
+                    NULL,
+                    view ? NULL : "utf-8",
+                    NULL,
+                    NULL,
+                    view ? "VIEW" : t->comment};
             plan__rs_add(cx->a, &rs, row);
         }
     }
