@@ -1048,11 +1048,16 @@ worder(A) ::= . { A = NULL; }
 worder(A) ::= ORDER BY gcorder(O). { A = O; }
 %type wframe {plan_window_frame}
 wframe(A) ::= . { memset(&A, 0, sizeof A); }
-wframe(A) ::= ID(U) wbound(S). { plan_frame_bound e = {PLAN_FB_CURRENT, 0}; A = plan_ast_frame(pp, &U, S, e); }
+wframe(A) ::= ID(U) wbound(S). { A = plan_ast_frame_start(pp, &U, S); }
 wframe(A) ::= ID(U) BETWEEN wbound(S) AND wbound(E). { A = plan_ast_frame(pp, &U, S, E); }
 %type wbound {plan_frame_bound}
 wbound(A) ::= ID(X) ID(Y). { A = plan_ast_fbound(pp, &X, &Y); }
-wbound(A) ::= INTNUM(X) ID(Y). { A = plan_ast_fbound(pp, &X, &Y); }
+/* n PRECEDING / FOLLOWING (a number literal; ROWS takes integers only, checked by the
+ * analyser) and INTERVAL expr unit PRECEDING / FOLLOWING (RANGE over a temporal key). */
+wbound(A) ::= INTNUM(X) ID(Y). { A = plan_ast_fbound_value(pp, plan_ast_literal(pp, PA_INT, &X), &Y); }
+wbound(A) ::= DECNUM(X) ID(Y). { A = plan_ast_fbound_value(pp, plan_ast_literal(pp, PA_DECIMAL, &X), &Y); }
+wbound(A) ::= FLOATNUM(X) ID(Y). { A = plan_ast_fbound_value(pp, plan_ast_literal(pp, PA_FLOAT, &X), &Y); }
+wbound(A) ::= interval(I) ID(Y). { A = plan_ast_fbound_value(pp, I, &Y); }
 %type gcorder {plan_ast_list *}
 gcorder(A) ::= expr(X) dir_opt(D). { A = plan_ast_order_add(pp, NULL, X, D != 0); }
 gcorder(A) ::= gcorder(L) COMMA expr(X) dir_opt(D). { A = plan_ast_order_add(pp, L, X, D != 0); }

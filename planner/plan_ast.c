@@ -753,6 +753,7 @@ plan_stmt_window_def(plan_parse *pp, const plan_token *name, plan_window_spec *w
     }
     struct plan_wdef *d = arena_calloc(pp->a, 1, sizeof *d);
     d->name = n;
+    w->name = n;
     d->w = w;
     d->st = pp->stmt;
     d->next = pp->wdefs;
@@ -819,20 +820,26 @@ plan_ast_frame(plan_parse *pp, const plan_token *unit, plan_frame_bound start, p
     return f;
 }
 
+plan_window_frame
+plan_ast_frame_start(plan_parse *pp, const plan_token *unit, plan_frame_bound start)
+{
+    plan_frame_bound e = {PLAN_FB_CURRENT, 0, NULL, 0};
+    if (start.kind == PLAN_FB_FOLLOWING || start.kind == PLAN_FB_UNBOUNDED_FOLLOWING) {
+        plan_token t = {0};
+        t.type = TK_ID;
+        t.off = start.dir_off;
+        t.z = pp->sql + start.dir_off;
+        t.n = 9; /* FOLLOWING */
+        syntax_error_at(pp, &t);
+    }
+    return plan_ast_frame(pp, unit, start, e);
+}
+
 plan_frame_bound
 plan_ast_fbound(plan_parse *pp, const plan_token *a, const plan_token *b)
 {
-    plan_frame_bound fb = {PLAN_FB_CURRENT, 0};
-    if (a->type == TK_INTNUM) {
-        fb.n = plan_ast_uint(pp, a);
-        if (word_is(b, "PRECEDING")) {
-            fb.kind = PLAN_FB_PRECEDING;
-        } else if (word_is(b, "FOLLOWING")) {
-            fb.kind = PLAN_FB_FOLLOWING;
-        } else {
-            syntax_error_at(pp, b);
-        }
-    } else if (word_is(a, "UNBOUNDED")) {
+    plan_frame_bound fb = {PLAN_FB_CURRENT, 0, NULL, b->off};
+    if (word_is(a, "UNBOUNDED")) {
         if (word_is(b, "PRECEDING")) {
             fb.kind = PLAN_FB_UNBOUNDED_PRECEDING;
         } else if (word_is(b, "FOLLOWING")) {
@@ -844,6 +851,24 @@ plan_ast_fbound(plan_parse *pp, const plan_token *a, const plan_token *b)
         syntax_error_at(pp, a);
     } else if (!word_is(b, "ROW")) {
         syntax_error_at(pp, b);
+    }
+    return fb;
+}
+
+plan_frame_bound
+plan_ast_fbound_value(plan_parse *pp, plan_ast *val, const plan_token *dir)
+{
+    plan_frame_bound fb = {PLAN_FB_PRECEDING, 0, val, dir->off};
+    if (word_is(dir, "FOLLOWING")) {
+        fb.kind = PLAN_FB_FOLLOWING;
+    } else if (!word_is(dir, "PRECEDING")) {
+        syntax_error_at(pp, dir);
+    }
+    if (val->kind == PA_INT) { /* decimal digits: the ROWS offset */
+        plan_token t = {0};
+        t.z = val->name;
+        t.n = (uint32_t)strlen(val->name);
+        fb.n = plan_ast_uint(pp, &t);
     }
     return fb;
 }

@@ -404,8 +404,13 @@ typedef struct plan_window_fn {
     const bool *desc;
     uint32_t norder;
     plan_window_frame frame; /* unit 0: the default frame */
-    plan_xtype t;            /* result type */
-    plan_vkind vk;           /* result kind */
+    /* RANGE n PRECEDING / FOLLOWING bounds (start, end): the bound's value at a row, i.e. its
+     * ORDER BY key -/+ the offset (date_sub / date_add for INTERVAL), and the mode comparing
+     * keys with it; NULL for the other bound kinds. */
+    const plan_expr *rbound[2];
+    plan_cmp_mode rmode[2];
+    plan_xtype t;  /* result type */
+    plan_vkind vk; /* result kind */
 } plan_window_fn;
 
 /* The child's rows with one more column per function (child columns first). Pulls the whole
@@ -415,6 +420,11 @@ typedef struct plan_window_fn {
  * included; without ORDER BY the whole partition). Rows come out in the last function's
  * order. */
 plan_op *plan__op_window(plan_ectx *cx, plan_op *child, const plan_window_fn *fns, uint32_t n);
+/* Check the frame of window node x as MySQL 8 does (3584-3590, 3596; f's ORDER BY already
+ * analysed over binds) and set f->rbound / f->rmode for RANGE value bounds (expressions in
+ * cx->a). Returns DB_OK or DB_ERR. */
+int plan__window_frame(plan_ectx *cx, const plan_ast *x, plan_window_fn *f,
+                       const plan_bind_col *binds, size_t nb, db_error *err);
 
 /* ======================================================================================
  * Joins (plan_join.c). See README.md §Executor (joins).

@@ -133,8 +133,11 @@ enum {
     PLAN_FB_UNBOUNDED_FOLLOWING,
 };
 typedef struct plan_frame_bound {
-    uint8_t kind; /* PLAN_FB_* */
-    uint64_t n;   /* rows for PRECEDING / FOLLOWING */
+    uint8_t kind;         /* PLAN_FB_* */
+    uint64_t n;           /* rows for ROWS n PRECEDING / FOLLOWING (an integer literal) */
+    struct plan_ast *val; /* PRECEDING / FOLLOWING: the offset as written (a number literal
+                             or an INTERVAL node, "%interval"); NULL for the other kinds */
+    uint32_t dir_off;     /* the PRECEDING / FOLLOWING word: its offset (syntax errors) */
 } plan_frame_bound;
 /* unit 0: no frame clause (the default frame); 1 ROWS; 2 RANGE. */
 typedef struct plan_window_frame {
@@ -143,6 +146,7 @@ typedef struct plan_window_frame {
 } plan_window_frame;
 /* The OVER (...) clause of a PA_WINDOW node (statement arena). */
 typedef struct plan_window_spec {
+    const char *name;                   /* WINDOW name AS (...): the name (messages), else NULL */
     uint32_t nfargs, npart, norder;     /* layout of the node's args */
     uint64_t desc_mask;                 /* bit i set = ORDER BY item i DESC */
     struct plan_ast_list *part, *order; /* as parsed; merged into args by plan_ast_window */
@@ -534,7 +538,12 @@ plan_window_spec *plan_ast_window_spec(plan_parse *pp, plan_ast_list *part, plan
                                        plan_window_frame frame);
 plan_window_frame plan_ast_frame(plan_parse *pp, const plan_token *unit, plan_frame_bound start,
                                  plan_frame_bound end);
+/* ROWS|RANGE start (no BETWEEN): start may not be FOLLOWING (MySQL's grammar: 1064). */
+plan_window_frame plan_ast_frame_start(plan_parse *pp, const plan_token *unit,
+                                       plan_frame_bound start);
 plan_frame_bound plan_ast_fbound(plan_parse *pp, const plan_token *a, const plan_token *b);
+/* val PRECEDING / FOLLOWING (dir): val a number literal or an INTERVAL node. */
+plan_frame_bound plan_ast_fbound_value(plan_parse *pp, plan_ast *val, const plan_token *dir);
 /* Append x to an ORDER BY list inside an aggregate, recording DESC in desc_mask. */
 plan_ast_list *plan_ast_order_add(plan_parse *pp, plan_ast_list *l, plan_ast *x, bool desc);
 /* Checks word is SEPARATOR; returns the STRING token str. */

@@ -1212,16 +1212,14 @@ window_prepare(plan_ectx *cx, const plan_ast *const *xs, uint32_t nx, const plan
         for (uint32_t k = 0; k < w->norder; k++) {
             desc[k] = k < 64 && (w->desc_mask >> k) & 1;
         }
-        if (w->frame.unit == 2 &&
-            (w->frame.start.kind == PLAN_FB_PRECEDING || w->frame.start.kind == PLAN_FB_FOLLOWING ||
-             w->frame.end.kind == PLAN_FB_PRECEDING || w->frame.end.kind == PLAN_FB_FOLLOWING)) {
-            return db_error_set(err, ER_NOT_SUPPORTED_YET, "RANGE frame with offsets");
-        }
         f[i].part = pk;
         f[i].npart = w->npart;
         f[i].order = pk + w->npart;
         f[i].norder = w->norder;
         f[i].desc = desc;
+        if (plan__window_frame(cx, x, &f[i], binds, nb, err) != DB_OK) {
+            return DB_ERR;
+        }
         b[nb + i].name = "";
         b[nb + i].ast = x;
         b[nb + i].t = f[i].t;

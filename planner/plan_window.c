@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0
  * plan_window.c: the window operator. Materializes its input (statement arena), sorts it per
  * window function by (PARTITION BY, ORDER BY) and computes ROW_NUMBER, RANK, DENSE_RANK, LAG,
- * LEAD and COUNT / SUM / AVG / MIN / MAX over frames, appending one column per function. See
+ * LEAD and COUNT / SUM / AVG / MIN / MAX over frames (sliding, RANGE value bounds by two moving
+ * pointers), appending one column per function; checks frames (plan__window_frame). See
  * README.md §Executor (window). */
 #include "planner/plan_exec_int.h"
 
 #include <string.h>
+
+#include "planner/parse.h"
 
 typedef struct op_window {
     plan_op base;
@@ -60,56 +63,108 @@ win_row_cmp(const void *ctx, uint32_t a, uint32_t b)
     return keys_cmp(ws, a, b, 0, ws->nk);
 }
 
-/* Running aggregate over a frame. */
+/* Aggregate over the sliding frame [cs, ce) of sorted positions: counts and sums are added
+ * and subtracted as rows enter and leave; MIN / MAX keep a monotonic deque of positions
+ * (dq[dh..dt), values strictly improving from the back, so the front is the extreme). */
 typedef struct win_acc {
     uint64_t rows, cnt;
     __int128 dsum;
     double fsum;
-    plan_value best;
-    bool has_best;
+    size_t cs, ce;
+    size_t *dq, dh, dt;
+    plan_cmp_mode mode; /* MIN / MAX */
 } win_acc;
 
 static void
-acc_add(op_window *w, const plan_window_fn *f, win_acc *acc, const plan_value *v)
+acc_reset(win_acc *acc, size_t at)
 {
-    acc->rows++;
+    acc->rows = acc->cnt = 0;
+    acc->dsum = 0;
+    acc->fsum = 0;
+    acc->cs = acc->ce = at;
+    acc->dh = acc->dt = 0;
+}
+
+/* v as a DECIMAL / integer at the argument's scale (SUM / AVG). */
+static __int128
+acc_exact(const plan_window_fn *f, const plan_value *v)
+{
+    if (v->kind == PV_INT) {
+        return v->is_unsigned ? (__int128)v->u : (__int128)v->i;
+    }
+    __int128 d = v->dec;
+    for (uint8_t s = v->scale; s < f->arg->t.scale; s++) {
+        d *= 10;
+    }
+    return d;
+}
+
+/* Row at sorted position p (value v) enters (sign 1) or leaves (sign -1) the frame. */
+static void
+acc_step(plan_ectx *cx, const plan_window_fn *f, win_acc *acc, const plan_value *args,
+         const uint32_t *ord, size_t p, int sign)
+{
+    const plan_value *v = &args[ord[p]];
+    acc->rows += (uint64_t)(int64_t)sign;
     if (!f->arg || v->kind == PV_NULL) {
         return;
     }
-    acc->cnt++;
+    acc->cnt += (uint64_t)(int64_t)sign;
+    if (acc->cnt == 0) { /* no rounding residue carried into the next rows */
+        acc->fsum = 0;
+    }
     switch (f->agg) {
     case PLAN_AGG_SUM:
     case PLAN_AGG_AVG:
-        if (v->kind == PV_INT) {
-            acc->dsum += v->is_unsigned ? (__int128)v->u : (__int128)v->i;
-        } else if (v->kind == PV_DECIMAL) {
-            __int128 d = v->dec;
-            for (uint8_t s = v->scale; s < f->arg->t.scale; s++) {
-                d *= 10;
-            }
-            acc->dsum += d;
-        } else if (v->kind == PV_DOUBLE) {
-            acc->fsum += v->d;
+        if (f->vk == PV_DOUBLE) { /* whatever kind the values come in (a NULL-typed union) */
+            bool truncated;
+            acc->fsum += sign * plan__v_to_double(v, &truncated);
+        } else if (v->kind == PV_INT || v->kind == PV_DECIMAL) {
+            acc->dsum += sign * acc_exact(f, v);
         }
         break;
     case PLAN_AGG_MIN:
-    case PLAN_AGG_MAX: {
-        plan_cmp_mode m = plan__cmp_mode(f->arg, f->arg);
-        int c = acc->has_best ? plan__compare(w->base.cx, m, v, &acc->best) : 0;
-        if (!acc->has_best || (f->agg == PLAN_AGG_MIN ? c < 0 : c > 0)) {
-            acc->best = *v;
-            acc->has_best = true;
+    case PLAN_AGG_MAX:
+        if (sign < 0) { /* leaving rows are the oldest: only the front can be p */
+            if (acc->dh < acc->dt && acc->dq[acc->dh] == p) {
+                acc->dh++;
+            }
+            break;
         }
+        while (acc->dt > acc->dh) {
+            int c = plan__compare(cx, acc->mode, &args[ord[acc->dq[acc->dt - 1]]], v);
+            if (f->agg == PLAN_AGG_MIN ? c <= 0 : c >= 0) {
+                break; /* the back is at least as good: keep it (first of equals wins) */
+            }
+            acc->dt--;
+        }
+        acc->dq[acc->dt++] = p;
         break;
-    }
     default:
         break;
     }
 }
 
+/* Move the aggregate to frame [fs, fe): O(1) amortized when both ends only advance (every
+ * frame shape over sorted rows); otherwise start over at fs. */
+static void
+acc_slide(plan_ectx *cx, const plan_window_fn *f, win_acc *acc, const plan_value *args,
+          const uint32_t *ord, size_t fs, size_t fe)
+{
+    if (fs < acc->cs || fe < acc->ce || fs >= acc->ce) {
+        acc_reset(acc, fs);
+    }
+    for (; acc->ce < fe; acc->ce++) {
+        acc_step(cx, f, acc, args, ord, acc->ce, 1);
+    }
+    for (; acc->cs < fs; acc->cs++) {
+        acc_step(cx, f, acc, args, ord, acc->cs, -1);
+    }
+}
+
 static int
-acc_result(plan_ectx *cx, const plan_window_fn *f, const win_acc *acc, plan_value *out,
-           db_error *err)
+acc_result(plan_ectx *cx, const plan_window_fn *f, const win_acc *acc, const plan_value *args,
+           const uint32_t *ord, plan_value *out, db_error *err)
 {
     memset(out, 0, sizeof *out);
     out->kind = PV_NULL;
@@ -121,8 +176,8 @@ acc_result(plan_ectx *cx, const plan_window_fn *f, const win_acc *acc, plan_valu
         return DB_OK;
     case PLAN_AGG_MIN:
     case PLAN_AGG_MAX:
-        if (acc->has_best) {
-            *out = acc->best;
+        if (acc->dh < acc->dt) {
+            *out = args[ord[acc->dq[acc->dh]]];
         }
         return DB_OK;
     default:
@@ -133,9 +188,6 @@ acc_result(plan_ectx *cx, const plan_window_fn *f, const win_acc *acc, plan_valu
     }
     if (f->vk == PV_DOUBLE) {
         double s = acc->fsum;
-        if (f->arg->vk != PV_DOUBLE) { /* exact argument summed as DECIMAL: not reached */
-            s = (double)acc->dsum;
-        }
         out->kind = PV_DOUBLE;
         out->d = f->agg == PLAN_AGG_AVG ? s / (double)acc->cnt : s;
         return DB_OK;
@@ -161,51 +213,106 @@ acc_result(plan_ectx *cx, const plan_window_fn *f, const win_acc *acc, plan_valu
     return DB_OK;
 }
 
-/* The frame [*fs, *fe) of sorted position i in partition [ps, pe); peers [qs, qe). */
+/* Where a function's frames are in the current partition (sorted positions). */
+typedef struct win_part {
+    size_t ps, pe; /* the partition */
+    size_t qs, qe; /* the current row's peers */
+    /* RANGE value bounds: rows whose ORDER BY key is not NULL ([ns, ne): NULLs sort first,
+     * so they are [ps, ns) ascending and [ne, pe) descending), and the two moving pointers:
+     * the first row not before the start bound, the first row after the end bound. */
+    size_t ns, ne, sp, ep;
+    const plan_value *keys;  /* the ORDER BY key of sorted position p: keys[ord[p] * nk] */
+    const plan_value *bv[2]; /* per row: the start / end bound value */
+    uint32_t nk;
+} win_part;
+
+/* Sign of (key of the row at sorted position p) vs bound value b along the window order
+ * (negated for DESC): < 0 before, > 0 after. A NULL bound compares as MySQL's comparator
+ * does, -1 before the DESC flip. */
+static int
+range_cmp(plan_ectx *cx, const plan_window_fn *f, const win_part *wp, const uint32_t *ord, size_t p,
+          int k, const plan_value *b)
+{
+    int c = b->kind == PV_NULL
+                    ? -1
+                    : plan__compare(cx, f->rmode[k], &wp->keys[(size_t)ord[p] * wp->nk], b);
+    return f->desc[0] ? -c : c;
+}
+
+/* One RANGE value bound (k 0 start, 1 end) of the row at sorted position i, whose key is not
+ * NULL: the first position not before it (start) / after it (end). The pointers only move
+ * forward: bounds are monotonic in the key, so over sorted rows they never go back. */
+static size_t
+range_bound(plan_ectx *cx, const plan_window_fn *f, win_part *wp, const uint32_t *ord, size_t i,
+            int k)
+{
+    const plan_value *b = &wp->bv[k][ord[i]];
+    if (b->kind == PV_NULL) { /* out of range date arithmetic: not monotonic, no pointer */
+        return f->desc[0] ? wp->ns : wp->ne;
+    }
+    size_t *p = k == 0 ? &wp->sp : &wp->ep;
+    if (*p < wp->ns) {
+        *p = wp->ns;
+    }
+    while (*p < wp->ne && (k == 0 ? range_cmp(cx, f, wp, ord, *p, k, b) < 0
+                                  : range_cmp(cx, f, wp, ord, *p, k, b) <= 0)) {
+        (*p)++;
+    }
+    return *p;
+}
+
+/* The frame [*fs, *fe) of sorted position i (empty frames have *fe == *fs). */
 static void
-frame_of(const plan_window_fn *f, size_t i, size_t ps, size_t pe, size_t qs, size_t qe, size_t *fs,
-         size_t *fe)
+frame_of(plan_ectx *cx, const plan_window_fn *f, win_part *wp, const uint32_t *ord, size_t i,
+         size_t *fs, size_t *fe)
 {
     plan_window_frame fr = f->frame;
+    size_t ps = wp->ps, pe = wp->pe, s, e;
     if (fr.unit == 0) {
         *fs = ps;
-        *fe = f->norder ? qe : pe;
+        *fe = f->norder ? wp->qe : pe;
+        return;
+    }
+    if (fr.unit == 2 && (f->rbound[0] || f->rbound[1]) &&
+        wp->keys[(size_t)ord[i] * wp->nk].kind == PV_NULL) {
+        /* A NULL key: every bound but UNBOUNDED sits at the NULL peers (MySQL). */
+        *fs = fr.start.kind == PLAN_FB_UNBOUNDED_PRECEDING ? ps : wp->qs;
+        *fe = fr.end.kind == PLAN_FB_UNBOUNDED_FOLLOWING ? pe : wp->qe;
         return;
     }
     bool rows = fr.unit == 1;
-    size_t s, e;
     switch (fr.start.kind) {
     case PLAN_FB_UNBOUNDED_PRECEDING:
         s = ps;
         break;
     case PLAN_FB_PRECEDING:
-        s = i - ps > fr.start.n ? i - fr.start.n : ps;
+        s = !rows ? range_bound(cx, f, wp, ord, i, 0) : i - ps > fr.start.n ? i - fr.start.n : ps;
         break;
     case PLAN_FB_FOLLOWING:
-        s = pe - i > fr.start.n ? i + fr.start.n : pe;
+        s = !rows ? range_bound(cx, f, wp, ord, i, 0) : pe - i > fr.start.n ? i + fr.start.n : pe;
         break;
-    case PLAN_FB_UNBOUNDED_FOLLOWING:
+    case PLAN_FB_UNBOUNDED_FOLLOWING: /* refused by the analyser (3584) */
         s = pe;
         break;
     default:
-        s = rows ? i : qs;
+        s = rows ? i : wp->qs;
         break;
     }
     switch (fr.end.kind) {
-    case PLAN_FB_UNBOUNDED_PRECEDING:
+    case PLAN_FB_UNBOUNDED_PRECEDING: /* refused by the analyser (3585) */
         e = ps;
         break;
     case PLAN_FB_PRECEDING:
-        e = i - ps >= fr.end.n ? i - fr.end.n + 1 : ps;
+        e = !rows ? range_bound(cx, f, wp, ord, i, 1) : i - ps >= fr.end.n ? i - fr.end.n + 1 : ps;
         break;
     case PLAN_FB_FOLLOWING:
-        e = pe - i > fr.end.n ? i + fr.end.n + 1 : pe;
+        e = !rows ? range_bound(cx, f, wp, ord, i, 1) : pe - i > fr.end.n ? i + fr.end.n + 1 : pe;
         break;
     case PLAN_FB_UNBOUNDED_FOLLOWING:
         e = pe;
         break;
     default:
-        e = rows ? i + 1 : qe;
+        e = rows ? i + 1 : wp->qe;
         break;
     }
     *fs = s;
@@ -228,6 +335,12 @@ win_compute(op_window *w, uint32_t fi, uint32_t **sortedp, db_error *err)
     }
     plan_value *args = arena_calloc(cx->a, n + 1, sizeof *args);
     plan_value *dflts = f->dflt ? arena_calloc(cx->a, n + 1, sizeof *dflts) : NULL;
+    plan_value *bv[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        if (f->rbound[k]) {
+            bv[k] = arena_calloc(cx->a, n + 1, sizeof *bv[k]);
+        }
+    }
     for (size_t r = 0; r < n; r++) {
         cx->row = &w->rows[r * w->nin];
         cx->nrow = w->nin;
@@ -244,6 +357,12 @@ win_compute(op_window *w, uint32_t fi, uint32_t **sortedp, db_error *err)
             cx->row = NULL;
             return DB_ERR;
         }
+        for (int k = 0; k < 2; k++) {
+            if (bv[k] && plan__eval(cx, f->rbound[k], &bv[k][r], err) != DB_OK) {
+                cx->row = NULL;
+                return DB_ERR;
+            }
+        }
     }
     cx->row = NULL;
     uint32_t *ord = arena_alloc(cx->a, (n + 1) * sizeof *ord);
@@ -253,23 +372,35 @@ win_compute(op_window *w, uint32_t fi, uint32_t **sortedp, db_error *err)
     }
     plan__msort_rows(ord, tmp, n, win_row_cmp, &ws); /* stable */
     plan_value *res = &w->res[(size_t)fi * n];
+    win_acc acc;
+    memset(&acc, 0, sizeof acc);
+    if (f->kind == PLAN_WIN_AGG && (f->agg == PLAN_AGG_MIN || f->agg == PLAN_AGG_MAX)) {
+        acc.dq = arena_alloc(cx->a, (n + 1) * sizeof *acc.dq);
+        acc.mode = plan__cmp_mode(f->arg, f->arg);
+    }
     size_t ps = 0;
     while (ps < n) {
         size_t pe = ps + 1;
         while (pe < n && keys_cmp(&ws, ord[ps], ord[pe], 0, f->npart) == 0) {
             pe++;
         }
-        win_acc acc;
-        size_t cs = ps, ce = ps;
-        memset(&acc, 0, sizeof acc);
+        acc_reset(&acc, ps);
         int64_t rank = 0, dense = 0;
-        size_t qs = ps, qe = ps;
+        win_part wp = {ps, pe, ps, ps, ps, pe, ps, ps, ws.keys + f->npart, {bv[0], bv[1]}, ws.nk};
+        if (bv[0] || bv[1]) { /* the rows with a NULL key: first ascending, last descending */
+            while (wp.ns < pe && wp.keys[(size_t)ord[wp.ns] * ws.nk].kind == PV_NULL) {
+                wp.ns++;
+            }
+            while (wp.ne > wp.ns && wp.keys[(size_t)ord[wp.ne - 1] * ws.nk].kind == PV_NULL) {
+                wp.ne--;
+            }
+        }
         for (size_t i = ps; i < pe; i++) {
-            if (i >= qe) { /* a new peer group */
-                qs = i;
-                qe = i + 1;
-                while (qe < pe && keys_cmp(&ws, ord[qs], ord[qe], f->npart, ws.nk) == 0) {
-                    qe++;
+            if (i >= wp.qe) { /* a new peer group */
+                wp.qs = i;
+                wp.qe = i + 1;
+                while (wp.qe < pe && keys_cmp(&ws, ord[wp.qs], ord[wp.qe], f->npart, ws.nk) == 0) {
+                    wp.qe++;
                 }
                 rank = (int64_t)(i - ps) + 1;
                 dense++;
@@ -304,7 +435,7 @@ win_compute(op_window *w, uint32_t fi, uint32_t **sortedp, db_error *err)
             case PLAN_WIN_LAST_VALUE:
             case PLAN_WIN_NTH_VALUE: {
                 size_t fs, fe;
-                frame_of(f, i, ps, pe, qs, qe, &fs, &fe);
+                frame_of(cx, f, &wp, ord, i, &fs, &fe);
                 size_t at = f->kind == PLAN_WIN_FIRST_VALUE  ? fs
                             : f->kind == PLAN_WIN_LAST_VALUE ? fe - 1
                             : fe - fs >= f->offset           ? fs + f->offset - 1
@@ -330,19 +461,13 @@ win_compute(op_window *w, uint32_t fi, uint32_t **sortedp, db_error *err)
                 break;
             case PLAN_WIN_CUME_DIST:
                 out->kind = PV_DOUBLE;
-                out->d = (double)(qe - ps) / (double)(pe - ps);
+                out->d = (double)(wp.qe - ps) / (double)(pe - ps);
                 break;
             case PLAN_WIN_AGG: {
                 size_t fs, fe;
-                frame_of(f, i, ps, pe, qs, qe, &fs, &fe);
-                if (fs != cs || fe < ce) { /* not an extension: start over */
-                    memset(&acc, 0, sizeof acc);
-                    cs = ce = fs;
-                }
-                for (; ce < fe; ce++) {
-                    acc_add(w, f, &acc, &args[ord[ce]]);
-                }
-                if (acc_result(cx, f, &acc, out, err) != DB_OK) {
+                frame_of(cx, f, &wp, ord, i, &fs, &fe);
+                acc_slide(cx, f, &acc, args, ord, fs, fe);
+                if (acc_result(cx, f, &acc, args, ord, out, err) != DB_OK) {
                     return DB_ERR;
                 }
                 break;
@@ -483,4 +608,184 @@ plan__op_window(plan_ectx *cx, plan_op *child, const plan_window_fn *fns, uint32
     w->nfns = n;
     w->nin = child->ncols;
     return &w->base;
+}
+
+/* ---- Frame analysis ---- */
+
+static bool
+is_interval(const plan_ast *v)
+{
+    return v->kind == PA_FUNC && strcmp(v->name, "%interval") == 0;
+}
+
+/* True when x reads a column, a subquery or a placeholder: not a constant frame bound. */
+static bool
+ast_varies(const plan_ast *x)
+{
+    if (x->kind == PA_COLUMN || x->kind == PA_SUBQUERY || x->kind == PA_PARAM ||
+        x->kind == PA_WINDOW) {
+        return true;
+    }
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        if (x->args[i] && ast_varies(x->args[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* MySQL's GR 5.b.i.1.B.I.1: an INTERVAL bound's value may be neither NULL nor negative (a
+ * string is negative when it starts with '-'). */
+static int
+interval_check(plan_ectx *cx, const plan_ast *iv, bool *ok, db_error *err)
+{
+    plan_expr *e;
+    plan_value v;
+    if (plan__analyze(cx, iv->args[0], NULL, 0, "window frame bound", &e, err) != DB_OK) {
+        return DB_ERR;
+    }
+    const plan_value *row = cx->row;
+    cx->row = NULL;
+    int rc = plan__eval(cx, e, &v, err);
+    cx->row = row;
+    if (rc != DB_OK) {
+        return DB_ERR;
+    }
+    switch (v.kind) {
+    case PV_NULL:
+        *ok = false;
+        break;
+    case PV_INT:
+        *ok = v.is_unsigned || v.i >= 0;
+        break;
+    case PV_DECIMAL:
+        *ok = v.dec >= 0;
+        break;
+    case PV_DOUBLE:
+        *ok = v.d >= 0;
+        break;
+    case PV_STRING: {
+        size_t k = 0;
+        while (k < v.str.len && (v.str.s[k] == ' ' || v.str.s[k] == '\t')) {
+            k++;
+        }
+        *ok = k == v.str.len || v.str.s[k] != '-';
+        break;
+    }
+    default:
+        *ok = true;
+        break;
+    }
+    return DB_OK;
+}
+
+/* The value of RANGE bound b at a row: key - / + offset (date_sub / date_add for INTERVAL);
+ * PRECEDING subtracts ascending and adds descending (MySQL's PT_border::build_addop). */
+static int
+range_bound_expr(plan_ectx *cx, const plan_ast *x, const plan_window_fn *f,
+                 const plan_frame_bound *b, const plan_bind_col *binds, size_t nb, plan_expr **out,
+                 db_error *err)
+{
+    const plan_window_spec *w = x->win;
+    plan_ast *key = x->args[w->nfargs + w->npart];
+    bool sub = (b->kind == PLAN_FB_PRECEDING) != f->desc[0];
+    plan_ast *n = arena_calloc(cx->a, 1, sizeof *n);
+    n->args = arena_alloc(cx->a, 2 * sizeof *n->args);
+    n->args[0] = key;
+    n->args[1] = b->val;
+    n->nargs = 2;
+    n->off = key->off;
+    n->end = key->end;
+    if (is_interval(b->val)) {
+        n->kind = PA_FUNC;
+        n->name = sub ? "date_sub" : "date_add";
+        n->has_parens = true;
+    } else {
+        n->kind = PA_BINARY;
+        n->op = sub ? TK_MINUS : TK_PLUS;
+    }
+    return plan__analyze(cx, n, binds, nb, "window order by", out, err);
+}
+
+int
+plan__window_frame(plan_ectx *cx, const plan_ast *x, plan_window_fn *f, const plan_bind_col *binds,
+                   size_t nb, db_error *err)
+{
+    const plan_window_spec *w = x->win;
+    const plan_window_frame *fr = &w->frame;
+    const char *name = w->name ? w->name : "<unnamed window>";
+    const plan_frame_bound *bs[2] = {&fr->start, &fr->end};
+    bool range = fr->unit == 2;
+    if (fr->unit == 0) {
+        return DB_OK;
+    }
+    /* In MySQL's order (Window::setup_windows1, then setup_windows2). First RANGE value
+     * bounds: exactly one numeric or temporal ORDER BY key, INTERVAL iff temporal. */
+    for (int k = 0; range && k < 2; k++) {
+        if (!bs[k]->val) {
+            continue;
+        }
+        plan_vkind kv = f->norder == 1 ? f->order[0]->vk : PV_NULL;
+        bool temporal = kv == PV_DATE || kv == PV_DATETIME || kv == PV_TIME;
+        if (!temporal && kv != PV_INT && kv != PV_DECIMAL && kv != PV_DOUBLE) {
+            return db_error_set(err, ER_WINDOW_RANGE_FRAME_ORDER_TYPE, name);
+        }
+        if (temporal != is_interval(bs[k]->val)) {
+            return db_error_set(err,
+                                temporal ? ER_WINDOW_RANGE_FRAME_TEMPORAL_TYPE
+                                         : ER_WINDOW_RANGE_FRAME_NUMERIC_TYPE,
+                                name);
+        }
+    }
+    /* The bound kinds (SQL 2014 7.15 SR 8), bound by bound. */
+    for (int k = 0; k < 2; k++) {
+        uint8_t kind = bs[k]->kind, from = fr->start.kind;
+        if (k == 0 && kind == PLAN_FB_UNBOUNDED_FOLLOWING) {
+            return db_error_set(err, ER_WINDOW_FRAME_START_ILLEGAL, name);
+        }
+        if (k == 1 && kind == PLAN_FB_UNBOUNDED_PRECEDING) {
+            return db_error_set(err, ER_WINDOW_FRAME_END_ILLEGAL, name);
+        }
+        if (k == 1 && ((from == PLAN_FB_CURRENT && kind == PLAN_FB_PRECEDING) ||
+                       (from == PLAN_FB_FOLLOWING && kind == PLAN_FB_CURRENT) ||
+                       (from == PLAN_FB_FOLLOWING && kind == PLAN_FB_PRECEDING))) {
+            return db_error_set(err, ER_WINDOW_FRAME_ILLEGAL, name);
+        }
+        if (bs[k]->val && is_interval(bs[k]->val)) {
+            if (!range) {
+                return db_error_set(err, ER_WINDOW_ROWS_INTERVAL_USE, name);
+            }
+            if (ast_varies(bs[k]->val)) {
+                return db_error_set(err, ER_WINDOW_RANGE_BOUND_NOT_CONSTANT, name);
+            }
+        }
+    }
+    /* The offsets: ROWS takes integers; an INTERVAL may be neither NULL nor negative (number
+     * literals cannot be). Then the RANGE bound expressions. */
+    for (int k = 0; k < 2; k++) {
+        const plan_frame_bound *b = bs[k];
+        if (!b->val) {
+            continue;
+        }
+        bool ok = true;
+        if (!range) {
+            ok = b->val->kind == PA_INT;
+        } else if (is_interval(b->val) && interval_check(cx, b->val, &ok, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (!ok) {
+            return db_error_set(err, ER_WINDOW_FRAME_ILLEGAL, name);
+        }
+    }
+    for (int k = 0; range && k < 2; k++) {
+        if (bs[k]->val) {
+            plan_expr *e;
+            if (range_bound_expr(cx, x, f, bs[k], binds, nb, &e, err) != DB_OK) {
+                return DB_ERR;
+            }
+            f->rbound[k] = e;
+            f->rmode[k] = plan__cmp_mode(f->order[0], e);
+        }
+    }
+    return DB_OK;
 }
