@@ -18,8 +18,8 @@ typedef struct row {
 } row;
 
 enum { B_UP, B_PREC, B_CUR, B_FOLL, B_UF };
-static const char *const bname[] = {"UNBOUNDED PRECEDING", "PRECEDING", "CURRENT ROW",
-                                    "FOLLOWING", "UNBOUNDED FOLLOWING"};
+static const char *const bname[] = {"UNBOUNDED PRECEDING", "PRECEDING", "CURRENT ROW", "FOLLOWING",
+                                    "UNBOUNDED FOLLOWING"};
 
 static uint32_t seed = 12345;
 static int
@@ -138,8 +138,8 @@ check_frame(tx *t, const row *r, const char *tab, int sb, int sn, int eb, int en
         fmt_int(want[3], sizeof want[3], cntv == 0, mx);
         fmt_int(want[4], sizeof want[4], false, cntv);
         for (size_t c = 0; c < 5; c++) {
-            cr_expect_str_eq(tx_cell(t, i, c + 1), want[c], "%s: row %zu (k %d) column %zu", sql,
-                             i, r[i].k, c + 1);
+            cr_expect_str_eq(tx_cell(t, i, c + 1), want[c], "%s: row %zu (k %d) column %zu", sql, i,
+                             r[i].k, c + 1);
         }
     }
 }
@@ -210,7 +210,9 @@ Test(plan_window, rows_frames_min_max_slide)
             fmt_int(w[1], sizeof w[1], n == 0, mx);
             fmt_int(w[2], sizeof w[2], n == 0, sum);
             for (size_t c = 0; c < 3; c++) {
-                cr_expect_str_eq(tx_cell(t, (size_t)i, c + 1), w[c], "ROWS %s AND %s: row %d col %zu: %s", s, e, i, c + 1, tx_cell(t, (size_t)i, c + 1));
+                cr_expect_str_eq(tx_cell(t, (size_t)i, c + 1), w[c],
+                                 "ROWS %s AND %s: row %d col %zu: %s", s, e, i, c + 1,
+                                 tx_cell(t, (size_t)i, c + 1));
             }
         }
     }
@@ -224,19 +226,19 @@ Test(plan_window, frame_errors)
         const char *frame;
         int code;
     } cases[] = {
-        {"ORDER BY k ROWS BETWEEN UNBOUNDED FOLLOWING AND UNBOUNDED FOLLOWING", 3584},
-        {"ORDER BY k RANGE BETWEEN CURRENT ROW AND UNBOUNDED PRECEDING", 3585},
-        {"ORDER BY k ROWS BETWEEN CURRENT ROW AND 1 PRECEDING", 3586},
-        {"ORDER BY k ROWS BETWEEN 2 FOLLOWING AND 1 PRECEDING", 3586},
-        {"ORDER BY k ROWS 0.5 PRECEDING", 3586},
-        {"RANGE 1 PRECEDING", 3587},
-        {"ORDER BY k, k RANGE BETWEEN CURRENT ROW AND 1 FOLLOWING", 3587},
-        {"ORDER BY 'x' RANGE 1 PRECEDING", 3587},
-        {"ORDER BY CURRENT_DATE() RANGE 1 PRECEDING", 3588},
-        {"ORDER BY k RANGE INTERVAL 1 DAY PRECEDING", 3589},
-        {"ORDER BY CURRENT_DATE() RANGE INTERVAL k DAY PRECEDING", 3590},
-        {"ORDER BY k ROWS INTERVAL 1 DAY PRECEDING", 3596},
-        {"ORDER BY k ROWS 1 FOLLOWING", 1064},
+            {"ORDER BY k ROWS BETWEEN UNBOUNDED FOLLOWING AND UNBOUNDED FOLLOWING", 3584},
+            {"ORDER BY k RANGE BETWEEN CURRENT ROW AND UNBOUNDED PRECEDING", 3585},
+            {"ORDER BY k ROWS BETWEEN CURRENT ROW AND 1 PRECEDING", 3586},
+            {"ORDER BY k ROWS BETWEEN 2 FOLLOWING AND 1 PRECEDING", 3586},
+            {"ORDER BY k ROWS 0.5 PRECEDING", 3586},
+            {"RANGE 1 PRECEDING", 3587},
+            {"ORDER BY k, k RANGE BETWEEN CURRENT ROW AND 1 FOLLOWING", 3587},
+            {"ORDER BY 'x' RANGE 1 PRECEDING", 3587},
+            {"ORDER BY CURRENT_DATE() RANGE 1 PRECEDING", 3588},
+            {"ORDER BY k RANGE INTERVAL 1 DAY PRECEDING", 3589},
+            {"ORDER BY CURRENT_DATE() RANGE INTERVAL k DAY PRECEDING", 3590},
+            {"ORDER BY k ROWS INTERVAL 1 DAY PRECEDING", 3596},
+            {"ORDER BY k ROWS 1 FOLLOWING", 1064},
     };
     tx *t = tx_new();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
