@@ -1111,6 +1111,7 @@ plan__v_cast(plan_ectx *cx, const plan_value *in, const plan_cast *c, plan_value
     case PLAN_CAST_BOOLEAN:
     case PLAN_CAST_FLOAT:
     case PLAN_CAST_VARCHAR:
+    case PLAN_CAST_JSON:
         break; /* Doris names: always c->doris, handled above */
     }
     return db_error_set(err, ER_NOT_SUPPORTED_YET, "this CAST");
@@ -1217,6 +1218,11 @@ type_cast(plan_ectx *cx, plan_expr *e, db_error *err)
         e->t.type = PLAN_TYPE_FLOAT;
         e->t.length = 12;
         e->vk = PV_DOUBLE;
+        break;
+    case PLAN_CAST_JSON:
+        plan__type_string(&e->t, 65535, true);
+        e->t.type = PLAN_TYPE_JSON;
+        e->vk = PV_STRING;
         break;
     case PLAN_CAST_VARCHAR: {
         uint32_t len = e->cast.len >= 0 ? (uint32_t)e->cast.len : plan__type_strlen(&x->t);

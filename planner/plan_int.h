@@ -110,6 +110,7 @@ typedef enum plan_cast_kind {
     PLAN_CAST_BOOLEAN, /* Doris BOOLEAN / BOOL */
     PLAN_CAST_FLOAT,   /* Doris FLOAT (single precision) */
     PLAN_CAST_VARCHAR, /* Doris VARCHAR[(n)], STRING, TEXT (see type) */
+    PLAN_CAST_JSON,    /* Doris JSON / JSONB: validated and normalized, NULL when invalid */
 } plan_cast_kind;
 
 typedef struct plan_cast {
