@@ -1372,6 +1372,9 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
         case TK_LE:
         case TK_GT:
         case TK_GE:
+            if (plan__json_check_cmp((const plan_expr *const *)e->args, 2, err) != DB_OK) {
+                return DB_ERR;
+            }
             plan__type_bigint(&e->t, 1, e->op == TK_NSEQ ? false : nullable);
             e->vk = PV_INT;
             e->cmp = plan__cmp_mode(e->args[0], e->args[1]);
@@ -1404,6 +1407,9 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
         e->eval = eval_is;
         return DB_OK;
     case PA_BETWEEN: {
+        if (plan__json_check_cmp((const plan_expr *const *)e->args, 3, err) != DB_OK) {
+            return DB_ERR;
+        }
         plan_cmp_mode a = plan__cmp_mode(e->args[0], e->args[1]);
         plan_cmp_mode b = plan__cmp_mode(e->args[0], e->args[2]);
         e->cmp = a == b ? a
@@ -1415,6 +1421,9 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
         return DB_OK;
     }
     case PA_IN:
+        if (plan__json_check_cmp((const plan_expr *const *)e->args, e->nargs, err) != DB_OK) {
+            return DB_ERR;
+        }
         plan__type_bigint(&e->t, 1, nullable);
         e->vk = PV_INT;
         e->eval = eval_in;
