@@ -377,9 +377,10 @@ conv_json(plan_ectx *cx, const plan_tcol *c, const plan_value *v, plan_scell *ou
             return DB_OK;
         }
         int shown = len > 64 ? 64 : (int)len;
-        return db_error_set(err, ER_DORIS,
-                            arena_sprintf(cx->a, "Invalid jsonb literal: '%.*s%s'. because %s at position %zu",
-                                          shown, s, len > 64 ? "..." : "", je.msg, je.pos));
+        return db_error_set(
+                err, ER_DORIS,
+                arena_sprintf(cx->a, "Invalid jsonb literal: '%.*s%s'. because %s at position %zu",
+                              shown, s, len > 64 ? "..." : "", je.msg, je.pos));
     }
     if (nlen > UINT32_MAX) {
         return db_error_set(err, ER_DATA_TOO_LONG, c->name, 1ULL);

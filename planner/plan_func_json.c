@@ -73,14 +73,13 @@ static const jf_name jf_names[] = {
         {"json_valid", JF_VALID, 1, 1},
 };
 
-static int arg_value(plan_ectx *cx, const plan_expr *e, uint32_t i, plan_value *v,
-                     db_error *err);
+static int arg_value(plan_ectx *cx, const plan_expr *e, uint32_t i, plan_value *v, db_error *err);
 static int arg_json(plan_ectx *cx, const plan_expr *e, uint32_t i, const char **s, size_t *len,
                     bool *is_null, db_error *err);
-static int arg_path(plan_ectx *cx, const plan_expr *e, uint32_t i, bool lenient,
-                    plan_json_path *p, bool *is_null, db_error *err);
-static int find_at(plan_ectx *cx, const plan_expr *e, bool lenient, const char **doc,
-                   size_t *len, bool *found, db_error *err);
+static int arg_path(plan_ectx *cx, const plan_expr *e, uint32_t i, bool lenient, plan_json_path *p,
+                    bool *is_null, db_error *err);
+static int find_at(plan_ectx *cx, const plan_expr *e, bool lenient, const char **doc, size_t *len,
+                   bool *found, db_error *err);
 static void put(arena *a, char **buf, size_t *len, size_t *cap, const char *s, size_t n);
 static int sql_to_json(plan_ectx *cx, const plan_expr *arg, const plan_value *v, const char **s,
                        size_t *len, db_error *err);
@@ -103,8 +102,8 @@ arg_value(plan_ectx *cx, const plan_expr *e, uint32_t i, plan_value *v, db_error
 /* Argument i as JSON text in normal form; *is_null for SQL NULL and for text that is not
  * JSON. */
 static int
-arg_json(plan_ectx *cx, const plan_expr *e, uint32_t i, const char **s, size_t *len,
-         bool *is_null, db_error *err)
+arg_json(plan_ectx *cx, const plan_expr *e, uint32_t i, const char **s, size_t *len, bool *is_null,
+         db_error *err)
 {
     plan_value v;
     if (arg_value(cx, e, i, &v, err) != DB_OK) {
@@ -148,7 +147,8 @@ arg_path(plan_ectx *cx, const plan_expr *e, uint32_t i, bool lenient, plan_json_
             return DB_OK;
         }
         return db_error_set(err, ER_DORIS,
-                            arena_sprintf(cx->a, "Json path error: Invalid Json Path for value: %.*s%s",
+                            arena_sprintf(cx->a,
+                                          "Json path error: Invalid Json Path for value: %.*s%s",
                                           (int)(tl > 64 ? 64 : tl), t, tl > 64 ? "..." : ""));
     }
     return DB_OK;
@@ -157,8 +157,8 @@ arg_path(plan_ectx *cx, const plan_expr *e, uint32_t i, bool lenient, plan_json_
 /* The value at args[1] (a path) in args[0]: *doc and *len get the value, *found is false when the
  * document, the path or the value is missing (result NULL). */
 static int
-find_at(plan_ectx *cx, const plan_expr *e, bool lenient, const char **doc, size_t *len,
-        bool *found, db_error *err)
+find_at(plan_ectx *cx, const plan_expr *e, bool lenient, const char **doc, size_t *len, bool *found,
+        db_error *err)
 {
     bool null_doc, null_path;
     plan_json_path p;
@@ -199,8 +199,8 @@ put(arena *a, char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 /* A SQL value as a JSON value for JSON_OBJECT / JSON_ARRAY: NULL is null, a JSON argument is
  * kept, BOOLEAN is true/false, numbers are numbers, everything else a string. */
 static int
-sql_to_json(plan_ectx *cx, const plan_expr *arg, const plan_value *v, const char **s,
-            size_t *len, db_error *err)
+sql_to_json(plan_ectx *cx, const plan_expr *arg, const plan_value *v, const char **s, size_t *len,
+            db_error *err)
 {
     (void)err;
     if (v->kind == PV_NULL) {
@@ -272,10 +272,10 @@ ev_parse(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         *out = is_null ? plan__v_null() : plan__v_str(d, dl);
         return DB_OK;
     }
-    return db_error_set(err, ER_DORIS,
-                        arena_sprintf(cx->a, "json parse error: %s at position %zu for value: %.*s%s",
-                                      je.msg, je.pos, (int)(tl > 64 ? 64 : tl), t,
-                                      tl > 64 ? "..." : ""));
+    return db_error_set(
+            err, ER_DORIS,
+            arena_sprintf(cx->a, "json parse error: %s at position %zu for value: %.*s%s", je.msg,
+                          je.pos, (int)(tl > 64 ? 64 : tl), t, tl > 64 ? "..." : ""));
 }
 
 /* JSON_EXTRACT: one path gives the value, several an array of them (null where missing). */
@@ -559,7 +559,8 @@ plan__ty_json(plan_ectx *cx, plan_expr *e, db_error *err)
         return db_error_set(err, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, e->name);
     }
     if (f->op == JF_OBJECT && (e->nargs & 1)) {
-        return db_error_set(err, ER_DORIS, "json_object can't have odd parameters, need even parameters");
+        return db_error_set(err, ER_DORIS,
+                            "json_object can't have odd parameters, need even parameters");
     }
     e->op = (int)f->op;
     bool nullable = true;
@@ -574,9 +575,9 @@ plan__ty_json(plan_ectx *cx, plan_expr *e, db_error *err)
         plan__type_string(&e->t, 65535, nullable);
         e->t.type = PLAN_TYPE_JSON;
         e->vk = PV_STRING;
-        e->eval = f->op == JF_EXTRACT ? ev_extract
-                                      : (f->op == JF_OBJECT || f->op == JF_ARRAY ? ev_build
-                                                                                 : ev_parse);
+        e->eval = f->op == JF_EXTRACT
+                          ? ev_extract
+                          : (f->op == JF_OBJECT || f->op == JF_ARRAY ? ev_build : ev_parse);
         return DB_OK;
     case JF_VALID:
         plan__type_bigint(&e->t, 1, true);

@@ -901,10 +901,10 @@ const char *
 plan__json_kind_name(plan_json_kind k)
 {
     static const char *const names[] = {
-            [PLAN_JSON_NULL] = "null",     [PLAN_JSON_BOOL] = "bool",
-            [PLAN_JSON_INT] = "int",       [PLAN_JSON_BIGINT] = "bigint",
+            [PLAN_JSON_NULL] = "null",         [PLAN_JSON_BOOL] = "bool",
+            [PLAN_JSON_INT] = "int",           [PLAN_JSON_BIGINT] = "bigint",
             [PLAN_JSON_LARGEINT] = "largeint", [PLAN_JSON_DOUBLE] = "double",
-            [PLAN_JSON_STRING] = "string", [PLAN_JSON_OBJECT] = "object",
+            [PLAN_JSON_STRING] = "string",     [PLAN_JSON_OBJECT] = "object",
             [PLAN_JSON_ARRAY] = "array",
     };
     return names[k];

@@ -66,8 +66,7 @@ bool plan__json_path_parse(arena *a, const char *p, size_t len, plan_json_path *
  * plan__json_valid accepts). A key step needs an object (the first member with that name
  * wins), an index step an array. Returns true with the value's bytes s[*vs..*ve), false when
  * the path leads nowhere. Allocates nothing. */
-bool plan__json_find(const char *s, size_t len, const plan_json_path *path, size_t *vs,
-                     size_t *ve);
+bool plan__json_find(const char *s, size_t len, const plan_json_path *path, size_t *vs, size_t *ve);
 
 /* ---- values (each takes one whole value of a normal form) ---- */
 
