@@ -71,7 +71,8 @@ cat_type cat_type_datetime(int scale);
 void cat_type_sql(const cat_type *t, buf *out);
 /* Same, into a caller buffer (truncated, always NUL-terminated). */
 void cat_type_sql_buf(const cat_type *t, char *dst, size_t cap);
-/* True when the type is JSON/ARRAY/MAP/VARIANT (representable, not storable yet). */
+/* True when the type is JSON/ARRAY/MAP/VARIANT (not a key, partition or sort column; storage
+ * holds JSON as text, the others not yet). */
 bool cat_type_is_complex(const cat_type *t);
 /* Checks lengths/precision against Doris limits. DB_ERR with ER_DORIS on violation. */
 int cat_type_validate(const cat_type *t, const char *col, db_error *err);

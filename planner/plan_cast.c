@@ -6,6 +6,7 @@
  * truncated toward zero into integer types. SIGNED / UNSIGNED keep MySQL's rules
  * (plan__v_cast in plan_expr.c). See README.md §Decisions where MySQL and Doris differ. */
 #include "planner/plan_int.h"
+#include "planner/plan_json.h"
 
 #include <float.h>
 #include <math.h>
@@ -32,6 +33,8 @@ static const cast_name cast_names[] = {
         {"FLOAT", PLAN_CAST_FLOAT, PLAN_TYPE_FLOAT, 0},
         {"INT", PLAN_CAST_INT, PLAN_TYPE_INT, 0},
         {"INTEGER", PLAN_CAST_INT, PLAN_TYPE_INT, 0},
+        {"JSON", PLAN_CAST_JSON, PLAN_TYPE_JSON, 0},
+        {"JSONB", PLAN_CAST_JSON, PLAN_TYPE_JSON, 0},
         {"LARGEINT", PLAN_CAST_INT, PLAN_TYPE_LARGEINT, 0},
         {"SMALLINT", PLAN_CAST_INT, PLAN_TYPE_SMALLINT, 0},
         {"STRING", PLAN_CAST_VARCHAR, PLAN_TYPE_STRING, 0},
@@ -360,6 +363,16 @@ plan__v_cast_doris(plan_ectx *cx, const plan_value *in, const plan_cast *c, plan
             len = i < len ? i : len;
         }
         *out = plan__v_str(s, len);
+        return DB_OK;
+    }
+    case PLAN_CAST_JSON: {
+        const char *s;
+        size_t len, nlen;
+        plan__v_string(cx, in, &s, &len);
+        char *j = plan__json_normalize(cx->a, s, len, &nlen, NULL);
+        if (j != NULL) {
+            *out = plan__v_str(j, nlen);
+        }
         return DB_OK;
     }
     default:

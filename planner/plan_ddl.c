@@ -763,6 +763,8 @@ ctas_type(const plan_xtype *t)
             return cat_type_varchar((int32_t)t->length);
         }
         return cat_type_make(CAT_T_STRING);
+    case PLAN_TYPE_JSON:
+        return cat_type_make(CAT_T_JSON);
     default: /* NULL, TIME, STRING */
         return cat_type_make(CAT_T_STRING);
     }

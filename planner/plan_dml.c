@@ -16,6 +16,7 @@
 
 #include "common/strutil.h"
 #include "planner/parse.h"
+#include "planner/plan_json.h"
 
 #define DML_CHUNK 4096 /* rows converted before they are routed and handed to the writer */
 
@@ -90,6 +91,11 @@ plan__cat_xtype(const cat_type *t, bool nullable, plan_xtype *xt, plan_vkind *vk
     case CAT_T_VARCHAR:
         xt->type = PLAN_TYPE_VARCHAR;
         xt->length = (uint32_t)t->len;
+        k = PV_STRING;
+        break;
+    case CAT_T_JSON:
+        xt->type = PLAN_TYPE_JSON;
+        xt->length = 65535;
         k = PV_STRING;
         break;
     default:
@@ -347,6 +353,43 @@ conv_temporal(plan_ectx *cx, const plan_tcol *c, const plan_value *v, uint64_t r
     return DB_OK;
 }
 
+/* A JSON column stores the normal form of its text (plan_json.h). Text that is not JSON is an
+ * error under enable_insert_strict (the default), NULL otherwise (Doris filters the row in
+ * strict mode and loads NULL without it). */
+static int
+conv_json(plan_ectx *cx, const plan_tcol *c, const plan_value *v, plan_scell *out, db_error *err)
+{
+    const char *s;
+    size_t len, nlen;
+    if (!plan__v_string(cx, v, &s, &len)) {
+        out->null = true;
+        return DB_OK;
+    }
+    plan_json_err je = {0};
+    char *j = plan__json_normalize(cx->a, s, len, &nlen, &je);
+    if (j == NULL) {
+        int idx = plan__sysvar_find("enable_insert_strict");
+        if (idx >= 0 && cx->s->vars[idx].i == 0) {
+            if (!c->nullable) {
+                return db_error_set(err, ER_BAD_NULL_ERROR, c->name);
+            }
+            out->null = true;
+            return DB_OK;
+        }
+        int shown = len > 64 ? 64 : (int)len;
+        return db_error_set(
+                err, ER_DORIS,
+                arena_sprintf(cx->a, "Invalid jsonb literal: '%.*s%s'. because %s at position %zu",
+                              shown, s, len > 64 ? "..." : "", je.msg, je.pos));
+    }
+    if (nlen > UINT32_MAX) {
+        return db_error_set(err, ER_DATA_TOO_LONG, c->name, 1ULL);
+    }
+    out->s = j;
+    out->len = (uint32_t)nlen;
+    return DB_OK;
+}
+
 /* Convert v for column c (row number rowno, 1-based, for messages) into *out. NULL into a NOT
  * NULL column is ER_BAD_NULL_ERROR. String bytes are copied into cx->a when they do not
  * already live there. */
@@ -388,6 +431,8 @@ conv_value(plan_ectx *cx, const plan_tcol *c, const plan_value *v, uint64_t rown
     case CAT_T_DATE:
     case CAT_T_DATETIME:
         return conv_temporal(cx, c, v, rowno, out, err);
+    case CAT_T_JSON:
+        return conv_json(cx, c, v, out, err);
     default: {
         const char *s;
         size_t len;

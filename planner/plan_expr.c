@@ -1111,6 +1111,7 @@ plan__v_cast(plan_ectx *cx, const plan_value *in, const plan_cast *c, plan_value
     case PLAN_CAST_BOOLEAN:
     case PLAN_CAST_FLOAT:
     case PLAN_CAST_VARCHAR:
+    case PLAN_CAST_JSON:
         break; /* Doris names: always c->doris, handled above */
     }
     return db_error_set(err, ER_NOT_SUPPORTED_YET, "this CAST");
@@ -1217,6 +1218,11 @@ type_cast(plan_ectx *cx, plan_expr *e, db_error *err)
         e->t.type = PLAN_TYPE_FLOAT;
         e->t.length = 12;
         e->vk = PV_DOUBLE;
+        break;
+    case PLAN_CAST_JSON:
+        plan__type_string(&e->t, 65535, true);
+        e->t.type = PLAN_TYPE_JSON;
+        e->vk = PV_STRING;
         break;
     case PLAN_CAST_VARCHAR: {
         uint32_t len = e->cast.len >= 0 ? (uint32_t)e->cast.len : plan__type_strlen(&x->t);
@@ -1366,6 +1372,9 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
         case TK_LE:
         case TK_GT:
         case TK_GE:
+            if (plan__json_check_cmp((const plan_expr *const *)e->args, 2, err) != DB_OK) {
+                return DB_ERR;
+            }
             plan__type_bigint(&e->t, 1, e->op == TK_NSEQ ? false : nullable);
             e->vk = PV_INT;
             e->cmp = plan__cmp_mode(e->args[0], e->args[1]);
@@ -1398,6 +1407,9 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
         e->eval = eval_is;
         return DB_OK;
     case PA_BETWEEN: {
+        if (plan__json_check_cmp((const plan_expr *const *)e->args, 3, err) != DB_OK) {
+            return DB_ERR;
+        }
         plan_cmp_mode a = plan__cmp_mode(e->args[0], e->args[1]);
         plan_cmp_mode b = plan__cmp_mode(e->args[0], e->args[2]);
         e->cmp = a == b ? a
@@ -1409,6 +1421,9 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
         return DB_OK;
     }
     case PA_IN:
+        if (plan__json_check_cmp((const plan_expr *const *)e->args, e->nargs, err) != DB_OK) {
+            return DB_ERR;
+        }
         plan__type_bigint(&e->t, 1, nullable);
         e->vk = PV_INT;
         e->eval = eval_in;

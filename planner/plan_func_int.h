@@ -76,6 +76,10 @@ int plan__ty_date_trunc(plan_ectx *cx, plan_expr *e, db_error *err);
  * the year the week belongs to. Exposed for the unit tests. */
 unsigned plan__calc_week(int64_t y, unsigned m, unsigned d, unsigned behaviour, int64_t *year);
 
+/* plan_func_json.c: every JSON function (JSON_*, JSONB_*, GET_JSON_*); checks its own
+ * argument counts. */
+int plan__ty_json(plan_ectx *cx, plan_expr *e, db_error *err);
+
 /* plan_func_str.c */
 int plan__ty_str_misc2(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_str_int(plan_ectx *cx, plan_expr *e, db_error *err);

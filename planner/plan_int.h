@@ -110,6 +110,7 @@ typedef enum plan_cast_kind {
     PLAN_CAST_BOOLEAN, /* Doris BOOLEAN / BOOL */
     PLAN_CAST_FLOAT,   /* Doris FLOAT (single precision) */
     PLAN_CAST_VARCHAR, /* Doris VARCHAR[(n)], STRING, TEXT (see type) */
+    PLAN_CAST_JSON,    /* Doris JSON / JSONB: validated and normalized, NULL when invalid */
 } plan_cast_kind;
 
 typedef struct plan_cast {
@@ -960,6 +961,11 @@ struct plan_func_def {
     plan_type_fn type; /* sets e->t, e->vk, e->eval; may reject arguments */
 };
 const plan_func_def *plan__func_lookup(const char *name);
+/* Doris 2.1 keeps JSON values out of comparisons ("comparison predicate could not contains json
+ * type") and out of GROUP BY / ORDER BY keys (its "Doris hll, bitmap, ..." 1105); DB_OK when
+ * none of the expressions is JSON (plan_func_json.c). */
+int plan__json_check_cmp(const plan_expr *const *args, uint32_t n, db_error *err);
+int plan__json_check_key(const plan_expr *x, db_error *err);
 /* STREAM_HAS_DATA('[db.]stream') (plan_stream.c). */
 int plan__ty_stream_has_data(plan_ectx *cx, plan_expr *e, db_error *err);
 /* Type rules used by analysis for operators (shared with plan_func.c). */

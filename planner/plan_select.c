@@ -1304,7 +1304,8 @@ plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op *
     plan_expr **kx = arena_calloc(cx->a, g.nkeys + 1, sizeof *kx);
     for (uint32_t k = 0; k < g.nkeys; k++) { /* keys over the table's columns */
         if (plan__analyze(cx, g.gk[k], ft->binds, ft->ncols, "group statement", &kx[k], err) !=
-            DB_OK) {
+                    DB_OK ||
+            plan__json_check_key(kx[k], err) != DB_OK) {
             return DB_ERR;
         }
     }
@@ -1467,6 +1468,9 @@ plan_grouped(plan_ectx *cx, const plan_stmt *st, const from_table *ft, plan_op *
             k[i].desc = st->order_desc[i];
             k[i].nulls = st->order_nulls ? st->order_nulls[i] : 0;
             k[i].mode = plan__cmp_mode(sl->exprs[ocol[i]], sl->exprs[ocol[i]]);
+            if (plan__json_check_key(sl->exprs[ocol[i]], err) != DB_OK) {
+                return DB_ERR;
+            }
         }
         *keys = k;
     }
@@ -1576,6 +1580,9 @@ order_keys(plan_ectx *cx, const plan_stmt *st, const from_table *ft, const plan_
         k[i].desc = st->order_desc[i];
         k[i].nulls = st->order_nulls ? st->order_nulls[i] : 0;
         k[i].mode = plan__cmp_mode(sl->exprs[col], sl->exprs[col]);
+        if (plan__json_check_key(sl->exprs[col], err) != DB_OK) {
+            return DB_ERR;
+        }
     }
     *keys = k;
     return DB_OK;

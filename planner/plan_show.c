@@ -845,6 +845,10 @@ plan__meta_field_list(plan_session *s, const char *db, const char *table, const 
             xt.type = PLAN_TYPE_VARCHAR;
             xt.length = (uint32_t)col->type.len;
             break;
+        case CAT_T_JSON:
+            xt.type = PLAN_TYPE_JSON;
+            xt.length = 65535;
+            break;
         default:
             xt.type = PLAN_TYPE_STRING;
             xt.length = 65535;

@@ -163,6 +163,10 @@ srv_column_to_proto(const srv_conn *c, const plan_column *pc, proto_column *out)
         out->type = PROTO_TYPE_STRING;
         numeric = false;
         break;
+    case PLAN_TYPE_JSON: /* Doris sends JSONB columns as MYSQL_TYPE_JSON, as text */
+        out->type = PROTO_TYPE_JSON;
+        numeric = false;
+        break;
     case PLAN_TYPE_VARCHAR:
     case PLAN_TYPE_STRING:
     default:
@@ -170,7 +174,8 @@ srv_column_to_proto(const srv_conn *c, const plan_column *pc, proto_column *out)
         numeric = false;
         break;
     }
-    bool is_string = out->type == PROTO_TYPE_STRING || out->type == PROTO_TYPE_VAR_STRING;
+    bool is_string = out->type == PROTO_TYPE_STRING || out->type == PROTO_TYPE_VAR_STRING ||
+                     out->type == PROTO_TYPE_JSON;
     if (is_string && !pc->is_binary) {
         out->charset = coll;
         uint64_t len = (uint64_t)pc->length * mbmaxlen(coll);

@@ -152,6 +152,7 @@ stor_vec_kind_of(const cat_type *t)
     case CAT_T_CHAR:
     case CAT_T_VARCHAR:
     case CAT_T_STRING:
+    case CAT_T_JSON: /* normalized JSON text; the planner validates it on write */
         return STOR_VEC_BYTES;
     default:
         return 0;

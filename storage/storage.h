@@ -286,8 +286,8 @@ stor_vec_is_null(const stor_vec *v, uint32_t r)
 void stor_vec_select(arena *a, stor_vec_kind kind, uint32_t n, const stor_vec *const *src,
                      const uint32_t *row, stor_vec *out);
 
-/* The vector kind a column type is stored as; 0 for types storage cannot hold (JSON, ARRAY,
- * MAP, VARIANT, INVALID). */
+/* The vector kind a column type is stored as; 0 for types storage cannot hold (ARRAY, MAP,
+ * VARIANT, INVALID). JSON is stored as bytes (its normalized text). */
 stor_vec_kind stor_vec_kind_of(const cat_type *t);
 
 /* Longest string prefix a zone map keeps for min and max (bytes). */

@@ -271,7 +271,7 @@ Test(stor_scan, schema_by_hand)
                            .name = "__DORIS_SEQUENCE_COL__",
                            .type = cat_type_make(CAT_T_BIGINT),
                            .nullable = true};
-    cols[2] = (cat_column){.uid = 12, .name = "j", .type = cat_type_make(CAT_T_JSON)};
+    cols[2] = (cat_column){.uid = 12, .name = "m", .type = cat_type_make(CAT_T_MAP)};
     cat_table t;
     memset(&t, 0, sizeof t);
     t.id = 5;
@@ -288,7 +288,7 @@ Test(stor_scan, schema_by_hand)
     cr_assert_eq(sc.delete_sign_col, -1);
     cr_assert_eq(sc.cols[0].uid, 10);
     cr_assert(sc.cols[1].nullable);
-    t.ncols = 3; /* a JSON column cannot be stored */
+    t.ncols = 3; /* a MAP column cannot be stored */
     cr_assert_eq(stor_schema_from_table(&t, a, &sc, &e), DB_ERR);
     cr_assert_eq(e.code, 1105);
     cr_assert(strstr(e.msg, "unique id 12") != NULL, "%s", e.msg);
