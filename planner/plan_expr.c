@@ -129,7 +129,9 @@ plan__agg_type(plan_expr *const *xs, size_t n, plan_xtype *t, plan_vkind *vk)
             continue;
         }
         nullable |= x->t.nullable;
-        if (x->vk == PV_NULL) {
+        /* A NULL literal, or a column of type NULL (a derived table's or an inner set
+         * operation's `NULL` column, bound with a string batch kind) decides nothing. */
+        if (x->vk == PV_NULL || x->t.type == PLAN_TYPE_NULL) {
             nullable = true;
             continue;
         }
