@@ -459,13 +459,27 @@ show_streams(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
             cat_meta_read_end(m);
             return db_error_set(err, ER_BAD_DB_ERROR, db);
         }
+        const char *canon = arena_strdup(cx->a, d->name);
+        plan_rowset all;
+        plan__rs_init(cx->a, &all, names, 1);
         for (size_t i = 0; i < d->ntables; i++) {
             if (d->tables[i]->stream != NULL) {
                 const char *row[1] = {arena_strdup(cx->a, d->tables[i]->name)};
-                plan__rs_add(cx->a, &rs, row);
+                plan__rs_add(cx->a, &all, row);
             }
         }
         cat_meta_read_end(m);
+        /* As SHOW TABLES: 1044 without any privilege on the database, else only the streams
+         * the account holds a privilege on (checked after the catalog lock). */
+        if (!plan__can_see(cx->s, canon, NULL) &&
+            plan__check_priv(cx, CAT_PRIV_ALL, canon, NULL, err) != DB_OK) {
+            return DB_ERR;
+        }
+        for (size_t i = 0; i < all.nrows; i++) {
+            if (plan__can_see(cx->s, canon, all.cells[i])) {
+                plan__rs_add(cx->a, &rs, &all.cells[i]);
+            }
+        }
     }
     return plan__rs_send(cx, &rs, st, 0, sink, err);
 }

@@ -272,6 +272,21 @@ GRANT DROP_PRIV ON regress_stream_lifecycle.pv_s TO rg_strm_user;
 DROP STREAM pv_s;
 -- @disconnect limited
 DROP USER rg_strm_user;
+-- SHOW STREAMS lists only the streams the account holds a privilege on (as SHOW TABLES).
+CREATE STREAM pv_a ON TABLE pv;
+CREATE STREAM pv_b ON TABLE pv;
+CREATE USER rg_strm_viewer;
+CREATE DATABASE regress_stream_lifecycle_hidden;
+GRANT SELECT_PRIV ON regress_stream_lifecycle.pv_b TO rg_strm_viewer;
+-- @user rg_strm_viewer
+-- @connection viewer
+SHOW STREAMS FROM regress_stream_lifecycle;
+SHOW STREAMS FROM regress_stream_lifecycle_hidden;
+-- @disconnect viewer
+DROP USER rg_strm_viewer;
+DROP DATABASE regress_stream_lifecycle_hidden;
+DROP STREAM pv_a;
+DROP STREAM pv_b;
 
 -- TTL (§2.10, R4): once a min_delta stream's offset is older than binlog.ttl_seconds, reading
 -- or consuming it fails and table_streams shows it stale with that reason; detail and
