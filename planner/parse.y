@@ -1029,27 +1029,40 @@ expr(A) ::= fname(N) LP exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = pl
 expr(A) ::= fname(N) LP DISTINCT exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = plan_ast_agg(pp, &N, true, L, O, NULL, S.z ? &S : NULL, &R); }
 expr(A) ::= fname(N) LP exprlist(L) ID(W) STRING(S) RP(R). { A = plan_ast_agg(pp, &N, false, L, NULL, &W, &S, &R); }
 expr(A) ::= fname(N) LP DISTINCT exprlist(L) ID(W) STRING(S) RP(R). { A = plan_ast_agg(pp, &N, true, L, NULL, &W, &S, &R); }
-/* Window functions: f(...) OVER ([PARTITION BY ...] [ORDER BY ...] [ROWS|RANGE frame]).
- * OVER is reserved (MySQL 8); ROWS, RANGE, UNBOUNDED, PRECEDING, FOLLOWING, CURRENT, ROW are
- * plain words checked by the builders. */
-expr(A) ::= fname(N) LP RP(E) OVER LP wspec(W) RP(R). { A = plan_ast_window(pp, plan_ast_func(pp, &N, NULL, NULL, &E, true), W, &R); }
-expr(A) ::= fname(N) LP exprlist(L) RP(E) OVER LP wspec(W) RP(R). { A = plan_ast_window(pp, plan_ast_func(pp, &N, NULL, L, &E, true), W, &R); }
-expr(A) ::= fname(N) LP STAR(S) RP(E) OVER LP wspec(W) RP(R). { A = plan_ast_window(pp, plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &E, true), W, &R); }
-expr(A) ::= fname(N) LP RP(E) OVER ident_tok(W). { A = plan_ast_window_ref(pp, plan_ast_func(pp, &N, NULL, NULL, &E, true), &W); }
-expr(A) ::= fname(N) LP exprlist(L) RP(E) OVER ident_tok(W). { A = plan_ast_window_ref(pp, plan_ast_func(pp, &N, NULL, L, &E, true), &W); }
-expr(A) ::= fname(N) LP STAR(S) RP(E) OVER ident_tok(W). { A = plan_ast_window_ref(pp, plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &E, true), &W); }
+/* Window functions: f(...) OVER name, or f(...) OVER ([name] [PARTITION BY ...] [ORDER BY ...]
+ * [ROWS|RANGE frame]), name a WINDOW the spec refines. OVER is reserved (MySQL 8); ROWS, RANGE,
+ * UNBOUNDED, PRECEDING, FOLLOWING, CURRENT, ROW are plain words checked by the builders. The
+ * spec is spelled out after a leading name (no empty wpart / worder in front of it) so that
+ * `(w ROWS ...)` and `(ROWS ...)` part only at the token after the first word. */
+expr(A) ::= fname(N) LP RP(E) wover(O). { A = plan_ast_over(pp, plan_ast_func(pp, &N, NULL, NULL, &E, true), &O); }
+expr(A) ::= fname(N) LP exprlist(L) RP(E) wover(O). { A = plan_ast_over(pp, plan_ast_func(pp, &N, NULL, L, &E, true), &O); }
+expr(A) ::= fname(N) LP STAR(S) RP(E) wover(O). { A = plan_ast_over(pp, plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &E, true), &O); }
+/* Parsed as MySQL does, to be refused (1235) by plan_ast_over. */
+expr(A) ::= fname(N) LP DISTINCT exprlist(L) RP(R) wover(O). { A = plan_ast_over(pp, plan_ast_agg(pp, &N, true, L, NULL, NULL, NULL, &R), &O); }
+expr(A) ::= fname(N) LP exprlist(L) ORDER BY gcorder(G) gcsep(S) RP(R) wover(O). { A = plan_ast_over(pp, plan_ast_agg(pp, &N, false, L, G, NULL, S.z ? &S : NULL, &R), &O); }
+expr(A) ::= fname(N) LP DISTINCT exprlist(L) ORDER BY gcorder(G) gcsep(S) RP(R) wover(O). { A = plan_ast_over(pp, plan_ast_agg(pp, &N, true, L, G, NULL, S.z ? &S : NULL, &R), &O); }
+expr(A) ::= fname(N) LP exprlist(L) ID(W) STRING(S) RP(R) wover(O). { A = plan_ast_over(pp, plan_ast_agg(pp, &N, false, L, NULL, &W, &S, &R), &O); }
+expr(A) ::= fname(N) LP DISTINCT exprlist(L) ID(W) STRING(S) RP(R) wover(O). { A = plan_ast_over(pp, plan_ast_agg(pp, &N, true, L, NULL, &W, &S, &R), &O); }
+%type wover {plan_wover}
+wover(A) ::= OVER LP wspec(W) RP(R). { memset(&A, 0, sizeof A); A.w = W; A.end = R; }
+wover(A) ::= OVER ident_tok(N). { memset(&A, 0, sizeof A); A.name = N; A.end = N; }
 %type wspec {plan_window_spec *}
-wspec(A) ::= wpart(P) worder(O) wframe(F). { A = plan_ast_window_spec(pp, P, O, F); }
-%type wpart {plan_ast_list *}
-wpart(A) ::= . { A = NULL; }
-wpart(A) ::= PARTITION BY exprlist(L). { A = L; }
+wspec(A) ::= wframe(F). { A = plan_ast_window_spec(pp, NULL, NULL, NULL, F); }
+wspec(A) ::= PARTITION BY exprlist(P) worder(O) wframe(F). { A = plan_ast_window_spec(pp, NULL, P, O, F); }
+wspec(A) ::= ORDER BY gcorder(O) wframe(F). { A = plan_ast_window_spec(pp, NULL, NULL, O, F); }
+wspec(A) ::= ID(B). { A = plan_ast_window_spec(pp, &B, NULL, NULL, (plan_window_frame){0}); }
+wspec(A) ::= ID(B) PARTITION BY exprlist(P) worder(O) wframe(F). { A = plan_ast_window_spec(pp, &B, P, O, F); }
+wspec(A) ::= ID(B) ORDER BY gcorder(O) wframe(F). { A = plan_ast_window_spec(pp, &B, NULL, O, F); }
+wspec(A) ::= ID(B) ID(U) wftail(T). { A = plan_ast_window_spec(pp, &B, NULL, NULL, plan_ast_frame_unit(pp, &U, T)); }
 %type worder {plan_ast_list *}
 worder(A) ::= . { A = NULL; }
 worder(A) ::= ORDER BY gcorder(O). { A = O; }
 %type wframe {plan_window_frame}
 wframe(A) ::= . { memset(&A, 0, sizeof A); }
-wframe(A) ::= ID(U) wbound(S). { A = plan_ast_frame_start(pp, &U, S); }
-wframe(A) ::= ID(U) BETWEEN wbound(S) AND wbound(E). { A = plan_ast_frame(pp, &U, S, E); }
+wframe(A) ::= ID(U) wftail(T). { A = plan_ast_frame_unit(pp, &U, T); }
+%type wftail {plan_window_frame}
+wftail(A) ::= wbound(S). { A = plan_ast_frame_start(pp, S); }
+wftail(A) ::= BETWEEN wbound(S) AND wbound(E). { A = plan_ast_frame(pp, S, E); }
 %type wbound {plan_frame_bound}
 wbound(A) ::= ID(X) ID(Y). { A = plan_ast_fbound(pp, &X, &Y); }
 /* n PRECEDING / FOLLOWING (a number literal; ROWS takes integers only, checked by the

@@ -521,6 +521,22 @@ set_string(op_hashagg *g, agg_state *st, const plan_value *v)
     return DB_OK;
 }
 
+uint64_t
+plan__agg_bits(const plan_value *v)
+{
+    if (v->kind == PV_INT) {
+        return v->u;
+    }
+    if (v->kind == PV_STRING && v->is_binary) {
+        uint64_t b = 0;
+        for (size_t i = 0; i < v->str.len && i < 8; i++) {
+            b = (b << 8) | (unsigned char)v->str.s[i];
+        }
+        return b;
+    }
+    return (uint64_t)plan__v_to_int(v, NULL);
+}
+
 /* Fold one row's arguments (none NULL, except for ANY_VALUE) into st. */
 static int
 agg_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *args, db_error *err)
@@ -598,18 +614,7 @@ agg_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *arg
     case PLAN_AGG_BIT_AND:
     case PLAN_AGG_BIT_OR:
     case PLAN_AGG_BIT_XOR: {
-        uint64_t b;
-        if (v->kind == PV_INT) {
-            b = v->u;
-        } else if (v->kind == PV_STRING && v->is_binary) {
-            b = 0;
-            for (size_t i = 0; i < v->str.len && i < 8; i++) {
-                b = (b << 8) | (unsigned char)v->str.s[i];
-            }
-        } else {
-            int64_t i = plan__v_to_int(v, NULL);
-            b = (uint64_t)i;
-        }
+        uint64_t b = plan__agg_bits(v);
         if (st->cnt++ == 0 && ag->kind == PLAN_AGG_BIT_AND) {
             st->bits = b;
         } else if (ag->kind == PLAN_AGG_BIT_AND) {

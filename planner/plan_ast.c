@@ -701,99 +701,249 @@ plan_ast_window(plan_parse *pp, plan_ast *fn, plan_window_spec *w, const plan_to
     return fn;
 }
 
-/* An OVER name reference, or a WINDOW definition, of query block st (parse arena). */
-struct plan_wref {
-    plan_ast *fn; /* the function call, its arguments only */
-    const char *name;
-    const plan_stmt *st;
-    plan_token end; /* the name token: the node's text ends there */
-    struct plan_wref *next;
-};
+/* A window that takes part in refinement, of query block st (parse arena): a WINDOW
+ * definition (name set) or an OVER (base ...) clause (name NULL). seq: the order written, which
+ * is the order MySQL checks them in (Window::setup_windows1). */
 struct plan_wdef {
     const char *name;
     plan_window_spec *w;
     const plan_stmt *st;
-    struct plan_wdef *next;
+    uint32_t seq;
+    struct plan_wdef *base; /* resolved: the window w refines, or NULL */
+    uint32_t ndeps;         /* windows refining this one */
+    struct plan_wdef *next; /* newest first */
+};
+/* An OVER clause waiting for the end of its query block st: OVER name (name set) or OVER
+ * (base ...) (def set). */
+struct plan_wref {
+    plan_ast *fn; /* the function call, its arguments only; NULL once resolved */
+    const char *name;
+    struct plan_wdef *def;
+    const plan_stmt *st;
+    plan_token end;         /* the token ending the clause: the node's text ends there */
+    struct plan_wref *next; /* newest first */
 };
 
 static void
-window_fail(plan_parse *pp, int code, const char *name)
+window_fail2(plan_parse *pp, int code, const char *name, const char *name2)
 {
     if (pp->window_err == 0) {
         pp->window_err = code;
         pp->window_err_name = name;
+        pp->window_err_name2 = name2;
     }
 }
 
-plan_ast *
-plan_ast_window_ref(plan_parse *pp, plan_ast *fn, const plan_token *name)
+static void
+window_fail(plan_parse *pp, int code, const char *name)
 {
+    window_fail2(pp, code, name, NULL);
+}
+
+static struct plan_wdef *
+wdef_add(plan_parse *pp, const char *name, plan_window_spec *w)
+{
+    struct plan_wdef *d = arena_calloc(pp->a, 1, sizeof *d);
+    d->name = name;
+    d->w = w;
+    d->st = pp->stmt;
+    d->seq = pp->nwdefs++;
+    d->next = pp->wdefs;
+    pp->wdefs = d;
+    return d;
+}
+
+plan_ast *
+plan_ast_over(plan_parse *pp, plan_ast *fn, const plan_wover *o)
+{
+    /* MySQL refuses these when it builds the call, before any window is looked at. */
+    if (strcasecmp(fn->name, "group_concat") == 0) {
+        window_fail(pp, ER_NOT_SUPPORTED_YET, "group_concat as window function");
+    } else if (fn->agg_distinct) {
+        window_fail(pp, ER_NOT_SUPPORTED_YET, "<window function>(DISTINCT ..)");
+    }
+    if (o->w != NULL && o->w->base == NULL) {
+        return plan_ast_window(pp, fn, o->w, &o->end);
+    }
     struct plan_wref *r = arena_calloc(pp->a, 1, sizeof *r);
     r->fn = fn;
-    r->name = plan_ast_ident(pp, name);
+    if (o->w != NULL) {
+        r->def = wdef_add(pp, NULL, o->w);
+    } else {
+        r->name = plan_ast_ident(pp, &o->name);
+    }
     r->st = pp->stmt;
-    r->end = *name;
+    r->end = o->end;
     r->next = pp->wrefs;
     pp->wrefs = r;
     /* A window node already (PA_WINDOW, no partition / order yet) so that the analyser's
      * context checks see it even if resolution fails. */
-    plan_window_spec *w = plan_ast_window_spec(pp, NULL, NULL, (plan_window_frame){0});
-    return plan_ast_window(pp, fn, w, name);
+    plan_window_spec *w = plan_ast_window_spec(pp, NULL, NULL, NULL, (plan_window_frame){0});
+    return plan_ast_window(pp, fn, w, &o->end);
 }
 
 void
 plan_stmt_window_def(plan_parse *pp, const plan_token *name, plan_window_spec *w)
 {
-    const char *n = plan_ast_ident(pp, name);
-    for (struct plan_wdef *d = pp->wdefs; d; d = d->next) {
-        if (d->st == pp->stmt && strcasecmp(d->name, n) == 0) {
-            window_fail(pp, ER_WINDOW_DUPLICATE_NAME, n);
-            return;
-        }
-    }
-    struct plan_wdef *d = arena_calloc(pp->a, 1, sizeof *d);
-    d->name = n;
-    w->name = n;
-    d->w = w;
-    d->st = pp->stmt;
-    d->next = pp->wdefs;
-    pp->wdefs = d;
+    w->name = plan_ast_ident(pp, name);
+    (void)wdef_add(pp, w->name, w);
 }
 
-/* The query block pp->stmt ends: each OVER name of it takes its definition's partition, order
- * and frame (a copy of the spec per call: plan_ast_window records the call's layout in it). */
+/* The first window named name in the block being parsed (written order), or NULL. */
+static struct plan_wdef *
+wdef_find(plan_parse *pp, const char *name)
+{
+    struct plan_wdef *found = NULL;
+    for (struct plan_wdef *d = pp->wdefs; d; d = d->next) {
+        if (d->st == pp->stmt && d->name && strcasecmp(d->name, name) == 0) {
+            found = d; /* newest first: the last match was written first */
+        }
+    }
+    return found;
+}
+
+static const char *
+wdef_name(const struct plan_wdef *d)
+{
+    return d->name ? d->name : "<unnamed window>";
+}
+
+/* MySQL's Window::setup_windows1 over the block's windows ws[0..n) (written order): a
+ * refined window must exist (3579) and the refinements form no cycle (3580); then window by
+ * window, one that refines another has no PARTITION BY (3581), at most one window along a
+ * chain has an ORDER BY (3583, checked from each window nobody refines) and a refined window
+ * has no frame (3582); then no name is defined twice (3591, the first of the two). */
+static void
+windows_check(plan_parse *pp, struct plan_wdef **ws, uint32_t n)
+{
+    for (uint32_t i = 0; i < n && pp->window_err == 0; i++) {
+        if (ws[i]->w->base == NULL) {
+            continue;
+        }
+        ws[i]->base = wdef_find(pp, ws[i]->w->base);
+        if (ws[i]->base == NULL) {
+            window_fail(pp, ER_WINDOW_NO_SUCH_WINDOW, ws[i]->w->base);
+        } else {
+            ws[i]->base->ndeps++;
+        }
+    }
+    for (uint32_t i = 0; i < n && pp->window_err == 0; i++) {
+        const struct plan_wdef *p = ws[i];
+        for (uint32_t steps = 0; p && steps <= n; steps++) {
+            p = p->base;
+        }
+        if (p != NULL) { /* more links than windows: a cycle */
+            window_fail(pp, ER_WINDOW_CIRCULARITY_IN_WINDOW_GRAPH, NULL);
+        }
+    }
+    for (uint32_t i = 0; i < n && pp->window_err == 0; i++) {
+        const struct plan_wdef *d = ws[i];
+        if (d->base != NULL && d->w->npart != 0) {
+            window_fail(pp, ER_WINDOW_NO_CHILD_PARTITIONING, NULL);
+        } else if (d->ndeps == 0) {
+            const struct plan_wdef *seen = NULL;
+            for (const struct plan_wdef *p = d; p && pp->window_err == 0; p = p->base) {
+                if (p->w->norder == 0) {
+                    continue;
+                }
+                if (seen != NULL) {
+                    window_fail2(pp, ER_WINDOW_NO_REDEFINE_ORDER_BY, wdef_name(seen), wdef_name(p));
+                }
+                seen = p;
+            }
+        } else if (d->w->frame.unit != 0) {
+            window_fail(pp, ER_WINDOW_NO_INHERIT_FRAME, wdef_name(d));
+        }
+    }
+    for (uint32_t i = 0; i < n && pp->window_err == 0; i++) {
+        for (uint32_t j = 0; j < n && ws[i]->name; j++) {
+            if (j != i && ws[j]->name && strcasecmp(ws[i]->name, ws[j]->name) == 0) {
+                window_fail(pp, ER_WINDOW_DUPLICATE_NAME, ws[i]->name);
+                break;
+            }
+        }
+    }
+}
+
+/* The spec an OVER clause over window d gets (a copy: plan_ast_window records the call's
+ * layout in it): the PARTITION BY of the chain's root, the one ORDER BY along the chain, d's
+ * own frame and name. */
+static plan_window_spec *
+wdef_effective(plan_parse *pp, const struct plan_wdef *d)
+{
+    plan_window_spec *w = arena_alloc(pp->a, sizeof *w);
+    *w = *d->w;
+    w->base = NULL;
+    for (const struct plan_wdef *p = d->base; p; p = p->base) {
+        if (p->w->norder != 0 && w->norder == 0) {
+            w->order = p->w->order;
+            w->norder = p->w->norder;
+            w->desc_mask = p->w->desc_mask;
+        }
+        if (p->base == NULL) {
+            w->part = p->w->part;
+            w->npart = p->w->npart;
+        }
+    }
+    return w;
+}
+
+/* The query block pp->stmt ends: check its windows, then each of its OVER clauses takes its
+ * window's effective spec. */
 void
 plan_stmt_windows_resolve(plan_parse *pp)
 {
+    uint32_t nw = 0, nr = 0;
+    for (struct plan_wdef *d = pp->wdefs; d; d = d->next) {
+        nw += d->st == pp->stmt;
+    }
     for (struct plan_wref *r = pp->wrefs; r; r = r->next) {
-        if (r->st != pp->stmt || r->fn == NULL) {
-            continue;
+        nr += r->st == pp->stmt && r->fn != NULL;
+    }
+    if (nr == 0 && nw == 0) {
+        return;
+    }
+    struct plan_wdef **ws = arena_alloc(pp->a, (nw + 1) * sizeof *ws);
+    struct plan_wref **rs = arena_alloc(pp->a, (nr + 1) * sizeof *rs);
+    uint32_t k = nw;
+    for (struct plan_wdef *d = pp->wdefs; d; d = d->next) {
+        if (d->st == pp->stmt) {
+            ws[--k] = d;
         }
-        const struct plan_wdef *d = pp->wdefs;
-        while (d && !(d->st == pp->stmt && strcasecmp(d->name, r->name) == 0)) {
-            d = d->next;
+    }
+    k = nr;
+    for (struct plan_wref *r = pp->wrefs; r; r = r->next) {
+        if (r->st == pp->stmt && r->fn != NULL) {
+            rs[--k] = r;
         }
-        if (d == NULL) {
-            window_fail(pp, ER_WINDOW_NO_SUCH_WINDOW, r->name);
-            r->fn = NULL;
-            continue;
+    }
+    /* OVER name binds when MySQL resolves the call, before it checks the windows. */
+    for (uint32_t i = 0; i < nr; i++) {
+        if (rs[i]->name != NULL && wdef_find(pp, rs[i]->name) == NULL) {
+            window_fail(pp, ER_WINDOW_NO_SUCH_WINDOW, rs[i]->name);
         }
-        plan_window_spec *w = arena_alloc(pp->a, sizeof *w);
-        *w = *d->w;
-        /* back to the bare call, then the window as if written inline */
-        uint32_t nf = r->fn->win ? r->fn->win->nfargs : r->fn->nargs;
-        r->fn->nargs = nf;
-        r->fn->kind = PA_FUNC;
-        (void)plan_ast_window(pp, r->fn, w, &r->end);
+    }
+    windows_check(pp, ws, nw);
+    for (uint32_t i = 0; i < nr; i++) {
+        struct plan_wref *r = rs[i];
+        if (pp->window_err == 0) {
+            const struct plan_wdef *d = r->def ? r->def : wdef_find(pp, r->name);
+            plan_window_spec *w = wdef_effective(pp, d);
+            /* back to the bare call, then the window as if written inline */
+            r->fn->nargs = r->fn->win ? r->fn->win->nfargs : r->fn->nargs;
+            r->fn->kind = PA_FUNC;
+            (void)plan_ast_window(pp, r->fn, w, &r->end);
+        }
         r->fn = NULL;
     }
 }
 
 plan_window_spec *
-plan_ast_window_spec(plan_parse *pp, plan_ast_list *part, plan_ast_list *order,
-                     plan_window_frame frame)
+plan_ast_window_spec(plan_parse *pp, const plan_token *base, plan_ast_list *part,
+                     plan_ast_list *order, plan_window_frame frame)
 {
     plan_window_spec *w = arena_calloc(pp->a, 1, sizeof *w);
+    w->base = base ? plan_ast_ident(pp, base) : NULL;
     w->part = part;
     w->order = order;
     w->npart = part ? part->n : 0;
@@ -804,24 +954,18 @@ plan_ast_window_spec(plan_parse *pp, plan_ast_list *part, plan_ast_list *order,
 }
 
 plan_window_frame
-plan_ast_frame(plan_parse *pp, const plan_token *unit, plan_frame_bound start, plan_frame_bound end)
+plan_ast_frame(plan_parse *pp, plan_frame_bound start, plan_frame_bound end)
 {
     plan_window_frame f;
+    (void)pp;
     memset(&f, 0, sizeof f);
-    if (word_is(unit, "ROWS")) {
-        f.unit = 1;
-    } else if (word_is(unit, "RANGE")) {
-        f.unit = 2;
-    } else {
-        syntax_error_at(pp, unit);
-    }
     f.start = start;
     f.end = end;
     return f;
 }
 
 plan_window_frame
-plan_ast_frame_start(plan_parse *pp, const plan_token *unit, plan_frame_bound start)
+plan_ast_frame_start(plan_parse *pp, plan_frame_bound start)
 {
     plan_frame_bound e = {PLAN_FB_CURRENT, 0, NULL, 0};
     if (start.kind == PLAN_FB_FOLLOWING || start.kind == PLAN_FB_UNBOUNDED_FOLLOWING) {
@@ -832,7 +976,20 @@ plan_ast_frame_start(plan_parse *pp, const plan_token *unit, plan_frame_bound st
         t.n = 9; /* FOLLOWING */
         syntax_error_at(pp, &t);
     }
-    return plan_ast_frame(pp, unit, start, e);
+    return plan_ast_frame(pp, start, e);
+}
+
+plan_window_frame
+plan_ast_frame_unit(plan_parse *pp, const plan_token *unit, plan_window_frame f)
+{
+    if (word_is(unit, "ROWS")) {
+        f.unit = 1;
+    } else if (word_is(unit, "RANGE")) {
+        f.unit = 2;
+    } else {
+        syntax_error_at(pp, unit);
+    }
+    return f;
 }
 
 plan_frame_bound
@@ -1237,11 +1394,11 @@ parse_text(arena *a, const char *sql, size_t len, size_t text_len, bool in_multi
     }
     for (struct plan_wref *r = pp.wrefs; r && pp.window_err == 0; r = r->next) {
         if (r->fn != NULL) { /* its block never ended (cannot happen for a parsed statement) */
-            window_fail(&pp, ER_WINDOW_NO_SUCH_WINDOW, r->name);
+            window_fail(&pp, ER_WINDOW_NO_SUCH_WINDOW, r->name ? r->name : r->def->w->base);
         }
     }
     if (pp.window_err != 0) {
-        return db_error_set(err, pp.window_err, pp.window_err_name);
+        return db_error_set(err, pp.window_err, pp.window_err_name, pp.window_err_name2);
     }
     pp.stmt->nparams = (uint16_t)pp.nparams;
     *stmt = pp.stmt;

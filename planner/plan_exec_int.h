@@ -338,6 +338,10 @@ plan_op *plan__op_agg(plan_ectx *cx, plan_op *child, const plan_agg *aggs, uint3
 
 #define PLAN_AGG_MEM_LIMIT ((size_t)1 << 30) /* bytes of group states and hash tables */
 
+/* A non-NULL BIT_AND / BIT_OR / BIT_XOR argument as 64 bits: integers as they are, a binary
+ * string's first 8 bytes big-endian, anything else through the integer conversion. */
+uint64_t plan__agg_bits(const plan_value *v);
+
 /* The group hash table: entries of nkeys typed key values (copied into the table's arena,
  * strings included) plus `payload` zeroed bytes. Keys hash with xxHash over a canonical form
  * (case-folded, trailing spaces dropped for ci strings; -0.0 as 0.0) and compare exactly as

@@ -148,11 +148,21 @@ typedef struct plan_window_frame {
 /* The OVER (...) clause of a PA_WINDOW node (statement arena). */
 typedef struct plan_window_spec {
     const char *name;                   /* WINDOW name AS (...): the name (messages), else NULL */
+    const char *base;                   /* (base ...): the window it refines, else NULL; cleared
+                                           once the block's windows are resolved */
     uint32_t nfargs, npart, norder;     /* layout of the node's args */
     uint64_t desc_mask;                 /* bit i set = ORDER BY item i DESC */
     struct plan_ast_list *part, *order; /* as parsed; merged into args by plan_ast_window */
     plan_window_frame frame;
 } plan_window_spec;
+
+/* The OVER clause as parsed: OVER (spec) (w set) or OVER name (w NULL, name the token); end is
+ * the token that ends it. */
+typedef struct plan_wover {
+    struct plan_window_spec *w;
+    plan_token name;
+    plan_token end;
+} plan_wover;
 
 typedef struct plan_ast plan_ast;
 struct plan_ast {
@@ -418,10 +428,8 @@ typedef struct plan_parse {
     uint32_t nparams;        /* placeholders numbered so far */
     plan_token bad;          /* the token at the syntax error */
     const char *bad_catalog; /* a catalog.db.tbl name whose catalog is not `internal` */
-    const char *bad_literal_type; /* a typed literal whose text is not a value: "DATE", ... */
-    const char *bad_literal;      /* ... and that text */
-    /* Named windows: OVER name references not yet resolved (any query block), the WINDOW
-     * definitions of the blocks being parsed, and the first error (ER_WINDOW_*, name). */
+    const char *bad_literal_type;     /* a typed literal whose text is not a value: "DATE", ... */
+    const char *bad_literal;          /* ... and that text */
     struct plan_pend_cols *pend_cols; /* column lists being parsed, innermost first */
     /* Parenthesised join trees: starts (table index) of the open ones, innermost last; and
      * the last one closed: its statement and table range [start, end). */
@@ -429,10 +437,14 @@ typedef struct plan_parse {
     uint32_t ngroups, cap_groups;
     const struct plan_stmt *group_st;
     uint32_t group_start, group_end;
+    /* Windows: OVER clauses waiting for their block's WINDOW clause (any query block), the
+     * windows that take part in refinement (WINDOW definitions and OVER (base ...)) of the
+     * blocks being parsed, and the first error (ER_WINDOW_* or 1235, its arguments). */
     struct plan_wref *wrefs;
     struct plan_wdef *wdefs;
+    uint32_t nwdefs; /* windows recorded so far (plan_wdef.seq) */
     int window_err;
-    const char *window_err_name;
+    const char *window_err_name, *window_err_name2;
     bool full_pending; /* `t FULL JOIN`: FULL came in as t's alias (a fallback keyword) */
     /* "k" = "v" parameters of a table function / scan being parsed (plan_binlog.c) */
     const char **tvf_keys, **tvf_vals;
@@ -515,15 +527,18 @@ int plan_ast_nulls(plan_parse *pp, const plan_token *nulls, const plan_token *wh
 plan_ast *plan_ast_agg(plan_parse *pp, const plan_token *name, bool distinct, plan_ast_list *args,
                        plan_ast_list *order, const plan_token *sepword, const plan_token *sepstr,
                        const plan_token *last);
-/* Window functions: fn (a plan_ast_func call) OVER (w) ending at rp becomes a PA_WINDOW node;
- * the spec of PARTITION BY part, ORDER BY order (desc_mask) and frame; a frame of unit word
- * ROWS / RANGE; a bound `UNBOUNDED PRECEDING|FOLLOWING`, `CURRENT ROW`, `n PRECEDING|FOLLOWING`
- * (a is the first token, b the word). Wrong words are syntax errors at the word. */
+/* Window functions: fn (a plan_ast_func call) OVER (w) ending at rp becomes a PA_WINDOW node
+ * (w's layout recorded in it); the spec of PARTITION BY part, ORDER BY order (desc_mask) and
+ * frame; a frame of unit word ROWS / RANGE; a bound `UNBOUNDED PRECEDING|FOLLOWING`, `CURRENT
+ * ROW`, `n PRECEDING|FOLLOWING` (a is the first token, b the word). Wrong words are syntax
+ * errors at the word. */
 plan_ast *plan_ast_window(plan_parse *pp, plan_ast *fn, plan_window_spec *w, const plan_token *rp);
-/* fn OVER name: resolved against the WINDOW clause of the query block being parsed when that
- * block ends (plan_stmt_windows_resolve); an unknown name is 3579. */
-plan_ast *plan_ast_window_ref(plan_parse *pp, plan_ast *fn, const plan_token *name);
-/* WINDOW name AS (spec) of the query block being parsed; a name defined twice is 3591. */
+/* fn followed by its OVER clause o. OVER name, and OVER (base ...) refining a named window, are
+ * resolved against the WINDOW clause of the query block being parsed when that block ends
+ * (plan_stmt_windows_resolve); until then fn is a PA_WINDOW node without partition or order.
+ * GROUP_CONCAT and DISTINCT calls are 1235 (MySQL 8). */
+plan_ast *plan_ast_over(plan_parse *pp, plan_ast *fn, const plan_wover *o);
+/* WINDOW name AS (spec) of the query block being parsed. */
 void plan_stmt_window_def(plan_parse *pp, const plan_token *name, plan_window_spec *w);
 enum { PLAN_GK_NONE, PLAN_GK_ROLLUP, PLAN_GK_CUBE, PLAN_GK_SETS };
 /* One set of GROUPING SETS (NULL: the empty set). */
@@ -534,14 +549,18 @@ void plan_stmt_pending_col(plan_parse *pp, const plan_token *name, bool first);
 void plan_stmt_derived_cols(plan_parse *pp, const plan_token *alias);
 /* name (cols) AS (select): the CTE, with the list parsed last. */
 void plan_stmt_cte_cols(plan_parse *pp, const plan_token *name);
+/* The query block pp->stmt ends: checks its windows as MySQL 8 does (3579, 3580, 3581, 3583,
+ * 3582, then 3591) and gives every OVER clause of it its window's effective spec. */
 void plan_stmt_windows_resolve(plan_parse *pp);
-plan_window_spec *plan_ast_window_spec(plan_parse *pp, plan_ast_list *part, plan_ast_list *order,
-                                       plan_window_frame frame);
-plan_window_frame plan_ast_frame(plan_parse *pp, const plan_token *unit, plan_frame_bound start,
-                                 plan_frame_bound end);
-/* ROWS|RANGE start (no BETWEEN): start may not be FOLLOWING (MySQL's grammar: 1064). */
-plan_window_frame plan_ast_frame_start(plan_parse *pp, const plan_token *unit,
-                                       plan_frame_bound start);
+/* A window spec: base the name it refines (NULL: none), then its own parts. */
+plan_window_spec *plan_ast_window_spec(plan_parse *pp, const plan_token *base, plan_ast_list *part,
+                                       plan_ast_list *order, plan_window_frame frame);
+/* BETWEEN start AND end; the unit comes with plan_ast_frame_unit. */
+plan_window_frame plan_ast_frame(plan_parse *pp, plan_frame_bound start, plan_frame_bound end);
+/* start (no BETWEEN): start may not be FOLLOWING (MySQL's grammar: 1064). */
+plan_window_frame plan_ast_frame_start(plan_parse *pp, plan_frame_bound start);
+/* Frame f with its unit word ROWS / RANGE (else a syntax error at the word). */
+plan_window_frame plan_ast_frame_unit(plan_parse *pp, const plan_token *unit, plan_window_frame f);
 plan_frame_bound plan_ast_fbound(plan_parse *pp, const plan_token *a, const plan_token *b);
 /* val PRECEDING / FOLLOWING (dir): val a number literal or an INTERVAL node. */
 plan_frame_bound plan_ast_fbound_value(plan_parse *pp, plan_ast *val, const plan_token *dir);

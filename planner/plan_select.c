@@ -1067,6 +1067,23 @@ collect_windows(plan_ectx *cx, const plan_ast *x, const plan_ast ***ws, uint32_t
     }
 }
 
+/* The aggregates MySQL 8 computes over a window (GROUP_CONCAT and DISTINCT are refused by the
+ * parser, plan_ast_over). */
+static bool
+is_window_agg(const char *lname)
+{
+    static const char *const names[] = {"count",       "sum",      "avg",     "min",
+                                        "max",         "std",      "stddev",  "stddev_pop",
+                                        "stddev_samp", "variance", "var_pop", "var_samp",
+                                        "bit_and",     "bit_or",   "bit_xor", NULL};
+    for (int i = 0; names[i]; i++) {
+        if (!strcmp(lname, names[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Plan the window functions found in xs[0..nx) over the row described by binds[0..nb): *fns
  * (*nfns of them, 0 when there are none) and the binds extended by one column per function,
  * bound by AST identity (*xb, *nxb). */
@@ -1181,8 +1198,7 @@ window_prepare(plan_ectx *cx, const plan_ast *const *xs, uint32_t nx, const plan
             f[i].kind = lname[0] == 'p' ? PLAN_WIN_PERCENT_RANK : PLAN_WIN_CUME_DIST;
             plan__type_double(&f[i].t, false);
             f[i].vk = PV_DOUBLE;
-        } else if (!strcmp(lname, "count") || !strcmp(lname, "sum") || !strcmp(lname, "avg") ||
-                   !strcmp(lname, "min") || !strcmp(lname, "max")) {
+        } else if (is_window_agg(lname)) {
             plan_ast call = *x;
             call.kind = PA_FUNC;
             call.nargs = na;

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0
  * plan_window.c: the window operator. Materializes its input (statement arena), sorts it per
  * window function by (PARTITION BY, ORDER BY) and computes ROW_NUMBER, RANK, DENSE_RANK, LAG,
- * LEAD and COUNT / SUM / AVG / MIN / MAX over frames (sliding, RANGE value bounds by two moving
- * pointers), appending one column per function; checks frames (plan__window_frame). See
- * README.md §Executor (window). */
+ * LEAD, ... and the aggregates (COUNT / SUM / AVG / MIN / MAX, the STDDEV / VARIANCE family,
+ * BIT_AND / BIT_OR / BIT_XOR) over frames (sliding, RANGE value bounds by two moving pointers),
+ * appending one column per function; checks frames (plan__window_frame). See README.md
+ * §Executor (window). */
 #include "planner/plan_exec_int.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "planner/parse.h"
@@ -63,9 +65,22 @@ win_row_cmp(const void *ctx, uint32_t a, uint32_t b)
     return keys_cmp(ws, a, b, 0, ws->nk);
 }
 
+/* The STDDEV / VARIANCE and BIT_* state of a run of rows: non-NULL values, their mean and sum
+ * of squared deviations from it (Welford), and the folded bits. */
+typedef struct win_stat {
+    uint64_t cnt;
+    double mean, m2;
+    uint64_t bits; /* BIT_AND starts all ones */
+} win_stat;
+
 /* Aggregate over the sliding frame [cs, ce) of sorted positions: counts and sums are added
  * and subtracted as rows enter and leave; MIN / MAX keep a monotonic deque of positions
- * (dq[dh..dt), values strictly improving from the back, so the front is the extreme). */
+ * (dq[dh..dt), values strictly improving from the back, so the front is the extreme). The
+ * STDDEV / VARIANCE and BIT_* states have no safe inverse (BIT_AND / BIT_OR none at all,
+ * removing from a variance cancels), so the frame is a queue of two halves: [cs, mid), whose
+ * suffix states sfx[p] (the rows [p, mid)) were computed when the front last ran empty, and
+ * [mid, ce), folded into back as rows enter. The frame's state is sfx[cs] merged with back;
+ * every row is folded in at most twice. */
 typedef struct win_acc {
     uint64_t rows, cnt;
     __int128 dsum;
@@ -73,16 +88,109 @@ typedef struct win_acc {
     size_t cs, ce;
     size_t *dq, dh, dt;
     plan_cmp_mode mode; /* MIN / MAX */
+    win_stat *sfx, back;
+    size_t mid;
 } win_acc;
 
+static bool
+is_stat(const plan_window_fn *f)
+{
+    switch (f->agg) {
+    case PLAN_AGG_STDDEV_POP:
+    case PLAN_AGG_STDDEV_SAMP:
+    case PLAN_AGG_VAR_POP:
+    case PLAN_AGG_VAR_SAMP:
+    case PLAN_AGG_BIT_AND:
+    case PLAN_AGG_BIT_OR:
+    case PLAN_AGG_BIT_XOR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static win_stat
+stat_empty(const plan_window_fn *f)
+{
+    win_stat s = {0, 0, 0, f->agg == PLAN_AGG_BIT_AND ? UINT64_MAX : 0};
+    return s;
+}
+
+/* Fold value v (skipped when NULL) into s; the variance step is plan_agg.c's, so a frame
+ * built row by row gives the GROUP BY result. */
 static void
-acc_reset(win_acc *acc, size_t at)
+stat_add(const plan_window_fn *f, win_stat *s, const plan_value *v)
+{
+    if (v->kind == PV_NULL) {
+        return;
+    }
+    s->cnt++;
+    switch (f->agg) {
+    case PLAN_AGG_BIT_AND:
+        s->bits &= plan__agg_bits(v);
+        break;
+    case PLAN_AGG_BIT_OR:
+        s->bits |= plan__agg_bits(v);
+        break;
+    case PLAN_AGG_BIT_XOR:
+        s->bits ^= plan__agg_bits(v);
+        break;
+    default: {
+        double x = plan__v_to_double(v, NULL);
+        double delta = x - s->mean;
+        s->mean += delta / (double)s->cnt;
+        s->m2 += delta * (x - s->mean);
+        break;
+    }
+    }
+}
+
+/* The state of the rows of a followed by those of b (Chan et al.'s pairwise update). */
+static win_stat
+stat_merge(const plan_window_fn *f, const win_stat *a, const win_stat *b)
+{
+    if (a->cnt == 0) {
+        return *b;
+    }
+    if (b->cnt == 0) {
+        return *a;
+    }
+    win_stat s;
+    double na = (double)a->cnt, nb = (double)b->cnt, n = na + nb;
+    double delta = b->mean - a->mean;
+    s.cnt = a->cnt + b->cnt;
+    s.mean = a->mean + delta * (nb / n);
+    s.m2 = a->m2 + b->m2 + delta * delta * (na * nb / n);
+    s.bits = f->agg == PLAN_AGG_BIT_AND  ? a->bits & b->bits
+             : f->agg == PLAN_AGG_BIT_OR ? a->bits | b->bits
+                                         : a->bits ^ b->bits;
+    return s;
+}
+
+/* The front half ran empty: it becomes the whole frame [cs, ce), its suffix states computed
+ * back to front; back restarts empty. */
+static void
+stat_flip(const plan_window_fn *f, win_acc *acc, const plan_value *args, const uint32_t *ord)
+{
+    win_stat s = stat_empty(f);
+    for (size_t q = acc->ce; q-- > acc->cs;) {
+        stat_add(f, &s, &args[ord[q]]);
+        acc->sfx[q] = s;
+    }
+    acc->mid = acc->ce;
+    acc->back = stat_empty(f);
+}
+
+static void
+acc_reset(const plan_window_fn *f, win_acc *acc, size_t at)
 {
     acc->rows = acc->cnt = 0;
     acc->dsum = 0;
     acc->fsum = 0;
     acc->cs = acc->ce = at;
     acc->dh = acc->dt = 0;
+    acc->mid = at;
+    acc->back = stat_empty(f);
 }
 
 /* v as a DECIMAL / integer at the argument's scale (SUM / AVG). */
@@ -106,6 +214,14 @@ acc_step(plan_ectx *cx, const plan_window_fn *f, win_acc *acc, const plan_value 
 {
     const plan_value *v = &args[ord[p]];
     acc->rows += (uint64_t)(int64_t)sign;
+    if (acc->sfx != NULL) { /* a STDDEV / VARIANCE / BIT_* queue (p leaves: p == cs) */
+        if (sign > 0) {
+            stat_add(f, &acc->back, v);
+        } else if (p >= acc->mid) {
+            stat_flip(f, acc, args, ord);
+        }
+        return;
+    }
     if (!f->arg || v->kind == PV_NULL) {
         return;
     }
@@ -152,7 +268,7 @@ acc_slide(plan_ectx *cx, const plan_window_fn *f, win_acc *acc, const plan_value
           const uint32_t *ord, size_t fs, size_t fe)
 {
     if (fs < acc->cs || fe < acc->ce || fs >= acc->ce) {
-        acc_reset(acc, fs);
+        acc_reset(f, acc, fs);
     }
     for (; acc->ce < fe; acc->ce++) {
         acc_step(cx, f, acc, args, ord, acc->ce, 1);
@@ -160,6 +276,31 @@ acc_slide(plan_ectx *cx, const plan_window_fn *f, win_acc *acc, const plan_value
     for (; acc->cs < fs; acc->cs++) {
         acc_step(cx, f, acc, args, ord, acc->cs, -1);
     }
+}
+
+/* STDDEV / VARIANCE (NULL without rows; the samples' forms NULL below two) and BIT_* (the
+ * neutral value without rows, as MySQL) of state s. */
+static int
+stat_result(const plan_window_fn *f, const win_stat *s, plan_value *out)
+{
+    bool samp = f->agg == PLAN_AGG_STDDEV_SAMP || f->agg == PLAN_AGG_VAR_SAMP;
+    switch (f->agg) {
+    case PLAN_AGG_BIT_AND:
+    case PLAN_AGG_BIT_OR:
+    case PLAN_AGG_BIT_XOR:
+        *out = plan__v_uint(s->bits);
+        return DB_OK;
+    default:
+        break;
+    }
+    if (s->cnt < (samp ? 2u : 1u)) {
+        return DB_OK; /* NULL */
+    }
+    double var = s->m2 / (double)(s->cnt - (samp ? 1 : 0));
+    var = var < 0 ? 0 : var;
+    bool sd = f->agg == PLAN_AGG_STDDEV_POP || f->agg == PLAN_AGG_STDDEV_SAMP;
+    *out = plan__v_double(sd ? sqrt(var) : var);
+    return DB_OK;
 }
 
 static int
@@ -182,6 +323,11 @@ acc_result(plan_ectx *cx, const plan_window_fn *f, const win_acc *acc, const pla
         return DB_OK;
     default:
         break;
+    }
+    if (acc->sfx != NULL) {
+        win_stat e = stat_empty(f);
+        win_stat s = stat_merge(f, acc->cs < acc->mid ? &acc->sfx[acc->cs] : &e, &acc->back);
+        return stat_result(f, &s, out);
     }
     if (acc->cnt == 0) {
         return DB_OK;
@@ -378,13 +524,16 @@ win_compute(op_window *w, uint32_t fi, uint32_t **sortedp, db_error *err)
         acc.dq = arena_alloc(cx->a, (n + 1) * sizeof *acc.dq);
         acc.mode = plan__cmp_mode(f->arg, f->arg);
     }
+    if (f->kind == PLAN_WIN_AGG && is_stat(f)) {
+        acc.sfx = arena_alloc(cx->a, (n + 1) * sizeof *acc.sfx);
+    }
     size_t ps = 0;
     while (ps < n) {
         size_t pe = ps + 1;
         while (pe < n && keys_cmp(&ws, ord[ps], ord[pe], 0, f->npart) == 0) {
             pe++;
         }
-        acc_reset(&acc, ps);
+        acc_reset(f, &acc, ps);
         int64_t rank = 0, dense = 0;
         win_part wp = {ps, pe, ps, ps, ps, pe, ps, ps, ws.keys + f->npart, {bv[0], bv[1]}, ws.nk};
         if (bv[0] || bv[1]) { /* the rows with a NULL key: first ascending, last descending */

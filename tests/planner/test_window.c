@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
  * Window frames with value offsets (plan_window.c: the moving RANGE bound pointers, NULL keys,
- * DESC, the sliding aggregate with its MIN / MAX deque) checked against a brute-force reading of
- * MySQL 8's frame membership (Window::before_or_after_frame) over pseudo-random rows, ROWS
- * frames against position arithmetic, and the frame errors 3584-3590 / 3596. */
+ * DESC, the sliding aggregate with its MIN / MAX deque and its STDDEV / VARIANCE / BIT_* queue)
+ * checked against a brute-force reading of MySQL 8's frame membership
+ * (Window::before_or_after_frame) over pseudo-random rows, ROWS frames (refining a named window)
+ * against position arithmetic, and the frame errors 3584-3590 / 3596. */
 #include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +75,52 @@ fmt_int(char *buf, size_t len, bool null, long long x)
     }
 }
 
+/* The statistics of the values in a frame, folded by brute force. */
+typedef struct fstat {
+    long long n;
+    long double sum, sq; /* exact for these small integers */
+    uint64_t band, bor, bxor;
+} fstat;
+
+static void
+fstat_add(fstat *f, int v)
+{
+    if (f->n++ == 0) {
+        f->band = UINT64_MAX;
+    }
+    f->sum += v;
+    f->sq += (long double)v * v;
+    f->band &= (uint64_t)(int64_t)v;
+    f->bor |= (uint64_t)(int64_t)v;
+    f->bxor ^= (uint64_t)(int64_t)v;
+}
+
+/* Expect cells c.. of row i to be BIT_AND, BIT_OR, BIT_XOR, VAR_POP, STDDEV_SAMP of f. */
+static void
+fstat_expect(tx *t, size_t i, size_t c, const fstat *f, const char *what)
+{
+    char w[24];
+    snprintf(w, sizeof w, "%llu", (unsigned long long)(f->n ? f->band : UINT64_MAX));
+    cr_expect_str_eq(tx_cell(t, i, c), w, "%s: row %zu BIT_AND", what, i);
+    snprintf(w, sizeof w, "%llu", (unsigned long long)f->bor);
+    cr_expect_str_eq(tx_cell(t, i, c + 1), w, "%s: row %zu BIT_OR", what, i);
+    snprintf(w, sizeof w, "%llu", (unsigned long long)f->bxor);
+    cr_expect_str_eq(tx_cell(t, i, c + 2), w, "%s: row %zu BIT_XOR", what, i);
+    for (size_t k = 0; k < 2; k++) {
+        const char *got = tx_cell(t, i, c + 3 + k);
+        long long den = k == 0 ? f->n : f->n - 1;
+        if (den <= 0) {
+            cr_expect_str_eq(got, "NULL", "%s: row %zu column %zu", what, i, c + 3 + k);
+            continue;
+        }
+        long double var = (f->sq - f->sum * f->sum / f->n) / den;
+        double want = k == 0 ? (double)var : sqrt((double)var);
+        double g = strtod(got, NULL);
+        cr_expect(fabs(g - want) <= 1e-9 * (1 + fabs(want)),
+                  "%s: row %zu column %zu: %s, want %.17g", what, i, c + 3 + k, got, want);
+    }
+}
+
 /* The derived table of rows r[0..n): SELECT id, g, k, v UNION ALL ... */
 static char *
 table_sql(const row *r, size_t n)
@@ -111,13 +160,15 @@ check_frame(tx *t, const row *r, const char *tab, int sb, int sn, int eb, int en
     const char *dir = asc ? "" : " DESC";
     snprintf(sql, sizeof sql,
              "SELECT %s id, SUM(v) OVER w, COUNT(*) OVER w, MIN(v) OVER w, MAX(v) OVER w, "
-             "COUNT(v) OVER w FROM %s WINDOW w AS (PARTITION BY g ORDER BY k%s RANGE BETWEEN "
-             "%s AND %s) ORDER BY id",
+             "COUNT(v) OVER w, BIT_AND(v) OVER w, BIT_OR(v) OVER w, BIT_XOR(v) OVER w, "
+             "VAR_POP(v) OVER w, STDDEV_SAMP(v) OVER w FROM %s WINDOW w AS (PARTITION BY g "
+             "ORDER BY k%s RANGE BETWEEN %s AND %s) ORDER BY id",
              hint, tab, dir, s, e);
     cr_assert_eq(tx_exec(t, sql), DB_OK, "%s: %d %s", sql, t->err.code, t->err.msg);
     cr_assert_eq(t->nrows, NROWS);
     for (size_t i = 0; i < NROWS; i++) {
         long long sum = 0, cnt = 0, cntv = 0, mn = 0, mx = 0;
+        fstat fs = {0};
         for (size_t j = 0; j < NROWS; j++) {
             if (r[j].g != r[i].g || outside(true, sb, sn, r[i].k, r[j].k, asc) ||
                 outside(false, eb, en, r[i].k, r[j].k, asc)) {
@@ -125,6 +176,7 @@ check_frame(tx *t, const row *r, const char *tab, int sb, int sn, int eb, int en
             }
             cnt++;
             if (r[j].v != NOKEY) {
+                fstat_add(&fs, r[j].v);
                 mn = cntv == 0 || r[j].v < mn ? r[j].v : mn;
                 mx = cntv == 0 || r[j].v > mx ? r[j].v : mx;
                 sum += r[j].v;
@@ -141,6 +193,7 @@ check_frame(tx *t, const row *r, const char *tab, int sb, int sn, int eb, int en
             cr_expect_str_eq(tx_cell(t, i, c + 1), want[c], "%s: row %zu (k %d) column %zu", sql, i,
                              r[i].k, c + 1);
         }
+        fstat_expect(t, i, 6, &fs, sql);
     }
 }
 
@@ -172,7 +225,8 @@ Test(plan_window, range_frames_match_brute_force)
     free(tab);
 }
 
-/* ROWS frames slide MIN / MAX over positions; compare with a direct scan. */
+/* ROWS frames slide MIN / MAX and the STDDEV / VARIANCE / BIT_* queue over positions, in an
+ * inline window refining a named one; compare with a direct scan. */
 Test(plan_window, rows_frames_min_max_slide)
 {
     row r[NROWS];
@@ -190,16 +244,20 @@ Test(plan_window, rows_frames_min_max_slide)
         snprintf(s, sizeof s, a < 0 ? "%d PRECEDING" : "%d FOLLOWING", abs(a));
         snprintf(e, sizeof e, b < 0 ? "%d PRECEDING" : "%d FOLLOWING", abs(b));
         snprintf(sql, sizeof sql,
-                 "SELECT id, MIN(v) OVER w, MAX(v) OVER w, SUM(v) OVER w FROM %s WINDOW w AS "
-                 "(ORDER BY id ROWS BETWEEN %s AND %s) ORDER BY id",
-                 tab, s, e);
+                 "SELECT id, MIN(v) OVER w, MAX(v) OVER w, SUM(v) OVER w, BIT_AND(v) OVER w, "
+                 "BIT_OR(v) OVER w, BIT_XOR(v) OVER w, VAR_POP(v) OVER w, STDDEV_SAMP(v) OVER "
+                 "(w0 ROWS BETWEEN %s AND %s) FROM %s WINDOW w0 AS (ORDER BY id), w AS (w0 ROWS "
+                 "BETWEEN %s AND %s) ORDER BY id",
+                 s, e, tab, s, e);
         cr_assert_eq(tx_exec(t, sql), DB_OK, "%s: %d %s", sql, t->err.code, t->err.msg);
         for (int i = 0; i < NROWS; i++) {
             long long mn = 0, mx = 0, sum = 0, n = 0;
+            fstat fs = {0};
             for (int j = i + a; j <= i + b; j++) {
                 if (j < 0 || j >= NROWS || r[j].v == NOKEY) {
                     continue;
                 }
+                fstat_add(&fs, r[j].v);
                 mn = n == 0 || r[j].v < mn ? r[j].v : mn;
                 mx = n == 0 || r[j].v > mx ? r[j].v : mx;
                 sum += r[j].v;
@@ -214,6 +272,7 @@ Test(plan_window, rows_frames_min_max_slide)
                                  "ROWS %s AND %s: row %d col %zu: %s", s, e, i, c + 1,
                                  tx_cell(t, (size_t)i, c + 1));
             }
+            fstat_expect(t, (size_t)i, 4, &fs, sql);
         }
     }
     tx_free(t);
