@@ -857,6 +857,12 @@ cat_meta_tso(cat_meta *m)
     return m->tso;
 }
 
+void
+cat_meta_log_stats(cat_meta *m, cat_editlog_stats *out)
+{
+    cat_editlog_stats_get(m->log, out);
+}
+
 const cat_catalog *
 cat_meta_read_begin(cat_meta *m)
 {

@@ -235,6 +235,9 @@ int cat_meta_checkpoint(cat_meta *m, db_error *err);
 bool cat_meta_checkpoint_due(cat_meta *m);
 /* The TSO allocator (thread-safe). */
 cat_tso *cat_meta_tso(cat_meta *m);
+/* The edit log's counters (cat_editlog_stats_get; SHOW FRONTENDS' ReplayedJournalId is
+ * next_seq - 1, the last record written or replayed). Any thread. */
+void cat_meta_log_stats(cat_meta *m, cat_editlog_stats *out);
 
 /* Readers: cat_meta_read_begin takes the shared lock and returns the model, valid (and
  * unchanging) until cat_meta_read_end. Never call a DDL function in between. Any thread. */

@@ -502,3 +502,36 @@ cfg_write_example(FILE *f, cfg_file which)
         fputc('\n', f);
     }
 }
+
+size_t
+cfg_key_count(void)
+{
+    return NOPTDEFS;
+}
+
+void
+cfg_key_at(const cfg *c, size_t i, cfg_key *out, char *value, size_t cap)
+{
+    DB_ASSERT(i < NOPTDEFS && cap > 0);
+    const optdef *d = &optdefs[i];
+    const char *field = (const char *)c + d->offset;
+    out->name = d->name;
+    out->files = d->files;
+    out->help = d->help;
+    switch (d->type) {
+    case OPT_INT:
+        out->type = CFG_TYPE_INT;
+        snprintf(value, cap, "%" PRId64, *(const int64_t *)(const void *)field);
+        break;
+    case OPT_BOOL:
+        out->type = CFG_TYPE_BOOL;
+        snprintf(value, cap, "%s", *(const bool *)(const void *)field ? "true" : "false");
+        break;
+    case OPT_STR: {
+        out->type = CFG_TYPE_STR;
+        const char *str = *(char *const *)(const void *)field;
+        snprintf(value, cap, "%s", str != NULL ? str : "");
+        break;
+    }
+    }
+}

@@ -8,6 +8,7 @@
 #define CONF_CONF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -45,6 +46,26 @@ int cfg_load_file(cfg *c, const char *path, cfg_file which, db_error *err);
 /* Set one key from text (command line, tests); any key of either file. The value is taken as
  * is (no trimming, no quotes). ER_CONFIG on unknown key or bad value; c is then unchanged. */
 int cfg_set(cfg *c, const char *key, const char *value, db_error *err);
+
+/* One key of the option table, as SHOW FRONTEND / BACKEND CONFIG list them. */
+typedef enum cfg_type {
+    CFG_TYPE_INT = 0, /* int64_t */
+    CFG_TYPE_BOOL,
+    CFG_TYPE_STR,
+} cfg_type;
+typedef struct cfg_key {
+    const char *name; /* static */
+    unsigned files;   /* cfg_file bits: the files the key may appear in */
+    cfg_type type;
+    const char *help; /* static, one line */
+} cfg_key;
+
+/* Number of keys in the option table. */
+size_t cfg_key_count(void);
+/* Key i (0 <= i < cfg_key_count(), in table order) in *out, and its value in c as text in
+ * value[cap]: decimal for integers, true / false, a string as stored (cut to cap - 1 bytes).
+ * Any thread, if nothing writes c meanwhile. */
+void cfg_key_at(const cfg *c, size_t i, cfg_key *out, char *value, size_t cap);
 
 /* Write an example file for which: every key of that file with its help as a comment and its
  * default as `key = default`. The checked-in fe.conf.example / be.conf.example are this output. */

@@ -561,6 +561,22 @@ show_idxkw ::= INDEX.
 show_idxkw ::= INDEXES.
 show_idxkw ::= KEYS.
 cmd ::= TRUNCATE TABLE ddl_tbl ddl_trunc_parts. { plan_ddl_begin(pp, PD_TRUNCATE); }
+/* Doris cluster, storage and configuration SHOW statements of a single node (plan_show_doris.c):
+ * BACKENDS / FRONTENDS / CATALOGS, SHOW DATA, [ADMIN] SHOW FRONTEND | BACKEND CONFIG, SHOW
+ * TABLET id, SHOW PROC 'path'. */
+%fallback ID BACKEND BACKENDS CATALOGS CONFIG DATA FRONTEND FRONTENDS PROC TABLET.
+cmd ::= SHOW BACKENDS. { plan_ddl_begin(pp, PD_SHOW_BACKENDS); }
+cmd ::= SHOW FRONTENDS. { plan_ddl_begin(pp, PD_SHOW_FRONTENDS); }
+cmd ::= SHOW CATALOGS show_filter. { plan_ddl_begin(pp, PD_SHOW_CATALOGS); }
+cmd ::= SHOW DATA order_opt. { plan_ddl_begin(pp, PD_SHOW_DATA); }
+cmd ::= SHOW DATA FROM ddl_tbl order_opt. { plan_ddl_begin(pp, PD_SHOW_DATA); }
+cmd ::= ADMIN SHOW FRONTEND CONFIG show_filter. { plan_ddl_begin(pp, PD_SHOW_FE_CONFIG); }
+cmd ::= SHOW FRONTEND CONFIG show_filter. { plan_ddl_begin(pp, PD_SHOW_FE_CONFIG); }
+cmd ::= ADMIN SHOW BACKEND CONFIG show_filter. { plan_ddl_begin(pp, PD_SHOW_BE_CONFIG); }
+cmd ::= SHOW BACKEND CONFIG show_filter. { plan_ddl_begin(pp, PD_SHOW_BE_CONFIG); }
+cmd ::= SHOW TABLET INTNUM(T). { plan_ddl_target(pp, NULL, &T); plan_ddl_begin(pp, PD_SHOW_TABLET); }
+cmd ::= SHOW PROC STRING(P). { plan_ddl_target(pp, NULL, &P); plan_ddl_begin(pp, PD_SHOW_PROC); }
+
 /* Table Streams (plan_stream.c). */
 %fallback ID STREAM STREAMS.
 cmd ::= CREATE ddl_orrep STREAM ddl_ifne ddl_tbl ON TABLE ddl_sbase ddl_scomment ddl_props_opt. { plan_ddl_begin(pp, PD_CREATE_STREAM); }

@@ -586,6 +586,15 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
         }
         out->is_result_set = true;
         return DB_OK;
+    case PD_SHOW_BACKENDS:
+    case PD_SHOW_FRONTENDS:
+    case PD_SHOW_CATALOGS:
+    case PD_SHOW_DATA:
+    case PD_SHOW_FE_CONFIG:
+    case PD_SHOW_BE_CONFIG:
+    case PD_SHOW_TABLET:
+    case PD_SHOW_PROC:
+        return plan__show_doris(cx, st, sink, out, err); /* plan_show_doris.c */
     default:
         break;
     }

@@ -46,6 +46,15 @@ typedef enum plan_ddl_kind {
     PD_SHOW_STREAMS,       /* SHOW STREAMS [FROM db] [LIKE | WHERE]: db in plan_stmt.name */
     PD_SHOW_CREATE_STREAM, /* SHOW CREATE STREAM s */
     PD_SHOW_STREAM_STATUS, /* SHOW STREAM STATUS s: pending changes per partition */
+    /* Doris cluster and configuration statements of a single node (plan_show_doris.c) */
+    PD_SHOW_BACKENDS,  /* SHOW BACKENDS: the embedded backend */
+    PD_SHOW_FRONTENDS, /* SHOW FRONTENDS: this process */
+    PD_SHOW_CATALOGS,  /* SHOW CATALOGS [LIKE | WHERE]: `internal` */
+    PD_SHOW_DATA,      /* SHOW DATA [FROM [db.]t] [ORDER BY ...]: plan_stmt.order */
+    PD_SHOW_FE_CONFIG, /* [ADMIN] SHOW FRONTEND CONFIG [LIKE | WHERE] */
+    PD_SHOW_BE_CONFIG, /* [ADMIN] SHOW BACKEND CONFIG [LIKE | WHERE] */
+    PD_SHOW_TABLET,    /* SHOW TABLET id: the id's text in name */
+    PD_SHOW_PROC,      /* SHOW PROC 'path': the path in name */
 } plan_ddl_kind;
 
 /* A warning a statement gives when it runs (ignored MySQL options, unbuilt indexes). */
@@ -127,6 +136,12 @@ void plan_ddl_stream_base(plan_parse *pp, const plan_token *ctl, const plan_toke
 /* Run a stream DDL or SHOW statement (plan_stream.c). */
 int plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
                           plan_outcome *out, db_error *err);
+
+/* Run a PD_SHOW_BACKENDS .. PD_SHOW_PROC statement (plan_show_doris.c). */
+int plan__show_doris(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
+                     db_error *err);
+/* Doris's readable byte count (plan_show.c): "0.000 ", "512.000 B", "4.010 KB", ... */
+const char *plan__readable_bytes(arena *a, uint64_t n);
 
 /* ---- builders called from grammar actions (plan_ddl_ast.c) ---- */
 

@@ -1229,6 +1229,8 @@ struct plan_server {
     stor_engine *engine;       /* table data (plan_server_init.engine) or NULL; not owned */
     bl_log *binlog;            /* plan_server_init.binlog or NULL; not owned */
     strm_state *streams;       /* plan_server_init.streams or NULL; not owned */
+    const struct cfg *conf;    /* plan_server_init.conf, or NULL; not owned; read-only */
+    char *version;             /* plan_server_init.version (heap copy, "" without one) */
 };
 
 struct plan_session {

@@ -31,7 +31,9 @@ plan_server_new(const plan_server_init *init)
         srv->engine = init->engine;
         srv->binlog = init->binlog;
         srv->streams = init->streams;
+        srv->conf = init->conf;
     }
+    srv->version = mem_strdup(init && init->version ? init->version : "");
     srv->start_time = (int64_t)time(NULL);
     pthread_mutex_init(&srv->lock, NULL);
     srv->globals = mem_calloc(plan__sysvar_count(), sizeof(plan_sysval));
@@ -57,6 +59,7 @@ plan_server_free(plan_server *srv)
     }
     plan__sysval_free(srv->globals, plan__sysvar_count());
     mem_free(srv->globals);
+    mem_free(srv->version);
     plan__ctype_free(srv->ctype);
     pthread_mutex_destroy(&srv->lock);
     mem_free(srv);

@@ -365,8 +365,8 @@ table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, bool is_strea
 
 /* Doris's readable byte count (DebugUtil.getByteUint + "0.000"): "0.000 ", "512.000 B",
  * "4.010 KB", ... */
-static const char *
-readable_bytes(arena *a, uint64_t n)
+const char *
+plan__readable_bytes(arena *a, uint64_t n)
 {
     static const char *const units[] = {"KB", "MB", "GB", "TB"};
     if (n == 0) {
@@ -401,7 +401,7 @@ partition_sizes(plan_ectx *cx, plan_rowset *rs)
             uint64_t tid = stor_tablet_id_of(id, (uint32_t)b);
             plan__table_stats(cx, &tid, 1, &rows, &bytes);
         }
-        row[COL_SIZE] = readable_bytes(cx->a, bytes);
+        row[COL_SIZE] = plan__readable_bytes(cx->a, bytes);
         row[COL_ROWS] = arena_sprintf(cx->a, "%llu", (unsigned long long)rows);
     }
 }

@@ -307,6 +307,7 @@ start(srv_server *s, db_error *err)
     pi.engine = s->engine;
     pi.binlog = s->binlog;
     pi.streams = s->streams;
+    pi.conf = c;
     s->plan = plan_server_new(&pi);
 
     int nthreads = (int)c->worker_threads;
