@@ -142,6 +142,8 @@ int plan__show_doris(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, 
                      db_error *err);
 /* Doris's readable byte count (plan_show.c): "0.000 ", "512.000 B", "4.010 KB", ... */
 const char *plan__readable_bytes(arena *a, uint64_t n);
+/* n bytes in the largest unit it exceeds with `decimals` digits ("4.01 KB"; "0.00 " for 0). */
+const char *plan__bytes_text(arena *a, uint64_t n, int decimals);
 
 /* ---- builders called from grammar actions (plan_ddl_ast.c) ---- */
 

@@ -363,17 +363,15 @@ table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, bool is_strea
     }
 }
 
-/* Doris's readable byte count (DebugUtil.getByteUint + "0.000"): "0.000 ", "512.000 B",
- * "4.010 KB", ... */
+/* Doris's byte counts (DebugUtil.getByteUint): the largest unit the count exceeds, no unit for
+ * 0; with 3 decimals the readable sizes ("0.000 ", "512.000 B", "4.010 KB"), with 2 the
+ * RuntimeProfile form of SHOW BACKENDS' Memory. */
 const char *
-plan__readable_bytes(arena *a, uint64_t n)
+plan__bytes_text(arena *a, uint64_t n, int decimals)
 {
     static const char *const units[] = {"KB", "MB", "GB", "TB"};
-    if (n == 0) {
-        return "0.000 ";
-    }
     double v = (double)n;
-    const char *unit = "B";
+    const char *unit = n == 0 ? "" : "B";
     for (int i = 3; i >= 0; i--) {
         double scale = (double)(1ull << (10 * (i + 1)));
         if ((double)n > scale) {
@@ -382,7 +380,21 @@ plan__readable_bytes(arena *a, uint64_t n)
             break;
         }
     }
-    return arena_sprintf(a, "%.3f %s", v, unit);
+    return arena_sprintf(a, "%.*f %s", decimals, v, unit);
+}
+
+int
+plan__admin_show(plan_ectx *cx, plan_rowset *rs, const char *const *names, size_t ncols,
+                 db_error *err)
+{
+    plan__rs_init(cx->a, rs, names, ncols);
+    return plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err);
+}
+
+const char *
+plan__readable_bytes(arena *a, uint64_t n)
+{
+    return plan__bytes_text(a, n, 3);
 }
 
 /* SHOW PARTITIONS: DataSize and RowCount of each partition from storage (after the catalog
@@ -437,8 +449,7 @@ show_tablets(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
     enum { NCOLS = sizeof names / sizeof names[0] };
     const plan_ddl *d = st->ddl;
     plan_rowset rs;
-    plan__rs_init(cx->a, &rs, names, NCOLS);
-    if (plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err) != DB_OK) {
+    if (plan__admin_show(cx, &rs, names, NCOLS, err) != DB_OK) {
         return DB_ERR;
     }
     if (cx->describe) {

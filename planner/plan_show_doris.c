@@ -135,24 +135,6 @@ fmt_u64(arena *a, uint64_t v)
     return arena_sprintf(a, "%llu", (unsigned long long)v);
 }
 
-/* Doris's RuntimeProfile byte counter: the unit of plan__readable_bytes, two decimals. */
-static const char *
-fmt_mem(arena *a, uint64_t n)
-{
-    static const char *const units[] = {"KB", "MB", "GB", "TB"};
-    double v = (double)n;
-    const char *unit = n == 0 ? "" : "B";
-    for (int i = 3; i >= 0; i--) {
-        double scale = (double)(1ull << (10 * (i + 1)));
-        if ((double)n > scale) {
-            v = (double)n / scale;
-            unit = units[i];
-            break;
-        }
-    }
-    return arena_sprintf(a, "%.2f %s", v, unit);
-}
-
 /* ---- SHOW BACKENDS / SHOW FRONTENDS ---- */
 
 /* SHOW BACKENDS (Doris 2.1, ADMIN): the embedded backend. TabletNum and DataUsedCapacity come
@@ -190,8 +172,7 @@ show_backends(plan_ectx *cx, const plan_stmt *st, const cfg *c, const plan_sink 
                                         "Memory"};
     enum { NCOLS = sizeof names / sizeof names[0] };
     plan_rowset rs;
-    plan__rs_init(cx->a, &rs, names, NCOLS);
-    if (plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err) != DB_OK) {
+    if (plan__admin_show(cx, &rs, names, NCOLS, err) != DB_OK) {
         return DB_ERR;
     }
     if (cx->describe) {
@@ -252,7 +233,7 @@ show_backends(plan_ectx *cx, const plan_stmt *st, const cfg *c, const plan_sink 
             "0",
             "mix",
             arena_sprintf(cx->a, "%ld", ncpu > 0 ? ncpu : 1),
-            fmt_mem(cx->a, mem)};
+            plan__bytes_text(cx->a, mem, 2)};
     plan__rs_add(cx->a, &rs, row);
     return plan__rs_send(cx, &rs, st, 0, sink, err);
 }
@@ -283,8 +264,7 @@ show_frontends(plan_ectx *cx, const plan_stmt *st, const cfg *c, const plan_sink
                                         "CurrentConnected"};
     enum { NCOLS = sizeof names / sizeof names[0] };
     plan_rowset rs;
-    plan__rs_init(cx->a, &rs, names, NCOLS);
-    if (plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err) != DB_OK) {
+    if (plan__admin_show(cx, &rs, names, NCOLS, err) != DB_OK) {
         return DB_ERR;
     }
     if (cx->describe) {
@@ -690,8 +670,7 @@ show_tablet(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error 
                                         "IsSync", "Order",     "QueryHits",     "DetailCmd"};
     enum { NCOLS = sizeof names / sizeof names[0] };
     plan_rowset rs;
-    plan__rs_init(cx->a, &rs, names, NCOLS);
-    if (plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err) != DB_OK) {
+    if (plan__admin_show(cx, &rs, names, NCOLS, err) != DB_OK) {
         return DB_ERR;
     }
     if (cx->describe) {
