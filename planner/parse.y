@@ -160,7 +160,7 @@ from_opt ::= FROM DUAL.
 from_opt ::= FROM tablelist.
 
 tablelist ::= tableref.
-tablelist ::= tablelist COMMA tableref.
+tablelist ::= tablelist COMMA tableref. { plan_stmt_comma(pp); }
 tablelist ::= tablelist join_kw(K) tableref join_cond. { plan_stmt_join(pp, K & 15, K >= 16); }
 
 %type join_kw {int}

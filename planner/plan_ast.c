@@ -1507,10 +1507,28 @@ last_is_group(const plan_parse *pp)
 }
 
 void
+plan_stmt_comma(plan_parse *pp)
+{
+    plan_stmt *st = pp->stmt;
+    DB_ASSERT(st->ntables > 0);
+    if (pp->ngroups == 0) {
+        st->comma_at = last_is_group(pp) ? pp->group_start : st->ntables - 1;
+    }
+}
+
+void
 plan_stmt_join(plan_parse *pp, int type, bool natural)
 {
     plan_stmt *st = pp->stmt;
     DB_ASSERT(st->ntables > 0);
+    if ((type == PLAN_JOIN_RIGHT || type == PLAN_JOIN_FULL) && st->comma_at > 0 &&
+        pp->ngroups == 0) {
+        /* `a, b RIGHT JOIN c` is `a, (b RIGHT JOIN c)` in MySQL; the left-deep list would
+         * compute `(a, b) RIGHT JOIN c`, a different result: refuse rather than answer wrong. */
+        plan_stmt_unsupported(pp, "a RIGHT or FULL JOIN after a comma (use CROSS JOIN, or put "
+                                  "the outer join first)");
+        return;
+    }
     if (last_is_group(pp)) {
         /* x JOIN (tree) ON c: an inner join with the tree's first table (its other tables join
          * inner inside), and c, checked once the whole tree is there, joins the last one. */

@@ -311,6 +311,10 @@ typedef struct plan_stmt {
     uint32_t nitems, cap_items;
     plan_table_ref *tables;
     uint32_t ntables, cap_tables;
+    uint32_t comma_at; /* FROM: the first table after the last comma outside parentheses (0 =
+                          none): MySQL binds JOIN tighter than a comma, so a RIGHT / FULL JOIN
+                          after it is refused (the left-deep list would join it to the tables
+                          before the comma as well) */
     plan_ast *where;      /* SELECT ... WHERE, SHOW ... WHERE */
     plan_ast_list *order; /* SELECT ... ORDER BY items, or NULL */
     bool *order_desc;     /* per ORDER BY item: DESC */
@@ -612,6 +616,8 @@ void plan_stmt_name(plan_parse *pp, const plan_token *name);
 void plan_stmt_unsupported(plan_parse *pp, const char *what);
 /* FROM clause: the join type of the table just added, its ON condition, one USING name. */
 void plan_stmt_join(plan_parse *pp, int type, bool natural);
+/* tablelist COMMA tableref: remember where the comma-separated table reference starts. */
+void plan_stmt_comma(plan_parse *pp);
 /* A parenthesised join tree in FROM, `( tablelist )`: its tables join the flat left-deep list
  * (begin at its LP, end at its RP); see plan_stmt_join for how it joins its left side. */
 void plan_stmt_join_group_begin(plan_parse *pp);

@@ -135,3 +135,12 @@ SELECT * FROM a JOIN b USING (zz);
 SELECT * FROM a JOIN b USING (s);
 SELECT b.* FROM a x, b y;
 SELECT a.id FROM a x;
+-- A comma binds looser than JOIN (MySQL): `d, a LEFT JOIN c ON ...` is `d, (a LEFT JOIN c ...)`,
+-- which the left-deep list computes alike (3 x 5 rows); a RIGHT or FULL JOIN after a comma
+-- would join the tables before the comma too, a different result: refused. CROSS JOIN binds
+-- like JOIN, so `d CROSS JOIN a RIGHT JOIN c` is `(d, a) RIGHT JOIN c` (11 rows).
+SELECT COUNT(*) FROM d, a LEFT JOIN c ON a.k = c.k;
+SELECT a.id, c.name, d.id FROM a RIGHT JOIN c ON a.k = c.k, d WHERE d.id = 1 ORDER BY 1, 2;
+SELECT COUNT(*) FROM d, a RIGHT JOIN c ON a.k = c.k;
+SELECT COUNT(*) FROM d, a FULL JOIN b ON a.id = b.id;
+SELECT COUNT(*) FROM d CROSS JOIN a RIGHT JOIN c ON a.k = c.k;
