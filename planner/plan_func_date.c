@@ -662,7 +662,12 @@ interval_us(plan_ectx *cx, int unit, const plan_value *n, int64_t *months, int64
     }
     if (unit == TK_SECOND && n->kind != PV_INT && n->kind != PV_STRING) {
         double d = plan__v_to_double(n, NULL); /* INTERVAL 1.5 SECOND keeps the fraction */
-        *us = (int64_t)(d * 1e6 + (d < 0 ? -0.5 : 0.5));
+        double x = d * 1e6 + (d < 0 ? -0.5 : 0.5);
+        if (!(x > -9.2e18 && x < 9.2e18)) {
+            *is_null = true; /* far outside any date (and not an int64_t) */
+            return DB_OK;
+        }
+        *us = (int64_t)x;
         return DB_OK;
     }
     if (simple || unit == TK_MONTH || unit == TK_QUARTER || unit == TK_YEAR) {
@@ -767,7 +772,12 @@ interval_us(plan_ectx *cx, int unit, const plan_value *n, int64_t *months, int64
                 x *= 10;
             }
         }
-        total += x * sizes[fi];
+        int64_t part;
+        if (__builtin_mul_overflow(x, sizes[fi], &part) ||
+            __builtin_add_overflow(total, part, &total)) {
+            *is_null = true;
+            return DB_OK;
+        }
     }
     if (neg) {
         total = -total;
@@ -787,8 +797,8 @@ add_interval(int64_t base, int64_t months, int64_t us, int64_t *out)
     if (months) {
         dtm t;
         split_us(base, &t);
-        int64_t m = t.y * 12 + (t.mo - 1) + months;
-        if (m < 0 || m >= 10000 * 12) {
+        int64_t m;
+        if (__builtin_add_overflow(t.y * 12 + (t.mo - 1), months, &m) || m < 0 || m >= 10000 * 12) {
             return false;
         }
         int64_t y = m / 12;
@@ -839,7 +849,9 @@ ev_date_add(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     if (n_null) {
         return DB_OK;
     }
-    if (e->op == 1) {
+    if (e->op == 1 && (months == INT64_MIN || us == INT64_MIN)) {
+        months = us = INT64_MAX; /* -INT64_MIN: out of range all the same */
+    } else if (e->op == 1) {
         months = -months;
         us = -us;
     }
@@ -1361,7 +1373,7 @@ ev_date_conv(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
             return DB_OK;
         }
         int64_t y = plan__v_to_int(&v, NULL), doy = plan__v_to_int(&d, NULL);
-        if (doy <= 0 || y < 0 || y > 9999) {
+        if (doy <= 0 || doy > 10000 * 366 || y < 0 || y > 9999) {
             return DB_OK;
         }
         if (y < 70) {

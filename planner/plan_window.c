@@ -70,21 +70,22 @@ win_row_cmp(const void *ctx, uint32_t a, uint32_t b)
 typedef struct win_stat {
     uint64_t cnt;
     double mean, m2;
+    double sum;    /* floating-point SUM / AVG */
     uint64_t bits; /* BIT_AND starts all ones */
 } win_stat;
 
-/* Aggregate over the sliding frame [cs, ce) of sorted positions: counts and sums are added
- * and subtracted as rows enter and leave; MIN / MAX keep a monotonic deque of positions
+/* Aggregate over the sliding frame [cs, ce) of sorted positions: counts and exact sums are
+ * added and subtracted as rows enter and leave; MIN / MAX keep a monotonic deque of positions
  * (dq[dh..dt), values strictly improving from the back, so the front is the extreme). The
- * STDDEV / VARIANCE and BIT_* states have no safe inverse (BIT_AND / BIT_OR none at all,
- * removing from a variance cancels), so the frame is a queue of two halves: [cs, mid), whose
- * suffix states sfx[p] (the rows [p, mid)) were computed when the front last ran empty, and
- * [mid, ce), folded into back as rows enter. The frame's state is sfx[cs] merged with back;
- * every row is folded in at most twice. */
+ * STDDEV / VARIANCE, BIT_* and floating-point SUM / AVG states have no safe inverse (BIT_AND /
+ * BIT_OR none at all; removing from a variance or a double sum cancels: 1e17 + 1 - 1e17 is 0,
+ * which MySQL's default windowing_use_high_precision avoids), so the frame is a queue of two
+ * halves: [cs, mid), whose suffix states sfx[p] (the rows [p, mid)) were computed when the
+ * front last ran empty, and [mid, ce), folded into back as rows enter. The frame's state is
+ * sfx[cs] merged with back; every row is folded in at most twice. */
 typedef struct win_acc {
     uint64_t rows, cnt;
     __int128 dsum;
-    double fsum;
     size_t cs, ce;
     size_t *dq, dh, dt;
     plan_cmp_mode mode; /* MIN / MAX */
@@ -104,15 +105,24 @@ is_stat(const plan_window_fn *f)
     case PLAN_AGG_BIT_OR:
     case PLAN_AGG_BIT_XOR:
         return true;
+    case PLAN_AGG_SUM:
+    case PLAN_AGG_AVG:
+        return f->vk == PV_DOUBLE;
     default:
         return false;
     }
 }
 
+static bool
+is_fsum(const plan_window_fn *f)
+{
+    return (f->agg == PLAN_AGG_SUM || f->agg == PLAN_AGG_AVG) && f->vk == PV_DOUBLE;
+}
+
 static win_stat
 stat_empty(const plan_window_fn *f)
 {
-    win_stat s = {0, 0, 0, f->agg == PLAN_AGG_BIT_AND ? UINT64_MAX : 0};
+    win_stat s = {0, 0, 0, 0, f->agg == PLAN_AGG_BIT_AND ? UINT64_MAX : 0};
     return s;
 }
 
@@ -135,6 +145,12 @@ stat_add(const plan_window_fn *f, win_stat *s, const plan_value *v)
     case PLAN_AGG_BIT_XOR:
         s->bits ^= plan__agg_bits(v);
         break;
+    case PLAN_AGG_SUM:
+    case PLAN_AGG_AVG: {
+        bool truncated;
+        s->sum += plan__v_to_double(v, &truncated);
+        break;
+    }
     default: {
         double x = plan__v_to_double(v, NULL);
         double delta = x - s->mean;
@@ -161,6 +177,7 @@ stat_merge(const plan_window_fn *f, const win_stat *a, const win_stat *b)
     s.cnt = a->cnt + b->cnt;
     s.mean = a->mean + delta * (nb / n);
     s.m2 = a->m2 + b->m2 + delta * delta * (na * nb / n);
+    s.sum = a->sum + b->sum;
     s.bits = f->agg == PLAN_AGG_BIT_AND  ? a->bits & b->bits
              : f->agg == PLAN_AGG_BIT_OR ? a->bits | b->bits
                                          : a->bits ^ b->bits;
@@ -186,7 +203,6 @@ acc_reset(const plan_window_fn *f, win_acc *acc, size_t at)
 {
     acc->rows = acc->cnt = 0;
     acc->dsum = 0;
-    acc->fsum = 0;
     acc->cs = acc->ce = at;
     acc->dh = acc->dt = 0;
     acc->mid = at;
@@ -214,7 +230,7 @@ acc_step(plan_ectx *cx, const plan_window_fn *f, win_acc *acc, const plan_value 
 {
     const plan_value *v = &args[ord[p]];
     acc->rows += (uint64_t)(int64_t)sign;
-    if (acc->sfx != NULL) { /* a STDDEV / VARIANCE / BIT_* queue (p leaves: p == cs) */
+    if (acc->sfx != NULL) { /* a queue (is_stat; p leaves: p == cs) */
         if (sign > 0) {
             stat_add(f, &acc->back, v);
         } else if (p >= acc->mid) {
@@ -226,16 +242,10 @@ acc_step(plan_ectx *cx, const plan_window_fn *f, win_acc *acc, const plan_value 
         return;
     }
     acc->cnt += (uint64_t)(int64_t)sign;
-    if (acc->cnt == 0) { /* no rounding residue carried into the next rows */
-        acc->fsum = 0;
-    }
     switch (f->agg) {
     case PLAN_AGG_SUM:
     case PLAN_AGG_AVG:
-        if (f->vk == PV_DOUBLE) { /* whatever kind the values come in (a NULL-typed union) */
-            bool truncated;
-            acc->fsum += sign * plan__v_to_double(v, &truncated);
-        } else if (v->kind == PV_INT || v->kind == PV_DECIMAL) {
+        if (v->kind == PV_INT || v->kind == PV_DECIMAL) { /* doubles: the stat queue */
             acc->dsum += sign * acc_exact(f, v);
         }
         break;
@@ -293,6 +303,12 @@ stat_result(const plan_window_fn *f, const win_stat *s, plan_value *out)
     default:
         break;
     }
+    if (is_fsum(f)) {
+        if (s->cnt > 0) {
+            *out = plan__v_double(f->agg == PLAN_AGG_AVG ? s->sum / (double)s->cnt : s->sum);
+        }
+        return DB_OK;
+    }
     if (s->cnt < (samp ? 2u : 1u)) {
         return DB_OK; /* NULL */
     }
@@ -330,12 +346,6 @@ acc_result(plan_ectx *cx, const plan_window_fn *f, const win_acc *acc, const pla
         return stat_result(f, &s, out);
     }
     if (acc->cnt == 0) {
-        return DB_OK;
-    }
-    if (f->vk == PV_DOUBLE) {
-        double s = acc->fsum;
-        out->kind = PV_DOUBLE;
-        out->d = f->agg == PLAN_AGG_AVG ? s / (double)acc->cnt : s;
         return DB_OK;
     }
     __int128 d = acc->dsum;

@@ -87,3 +87,8 @@ SELECT null_or_empty();
 -- ---- result types ----
 CREATE TABLE ty AS SELECT months_add(d, 1) AS a, hours_add(d, 1) AS b, months_add(dt, 1) AS c, months_add('2024-01-31', 1) AS e, months_add('2024-01-31 10:00:00.12', 1) AS f, years_diff(dt, d) AS g, date_trunc(dt, 'day') AS h, date_trunc(d, 'month') AS i, date_trunc(dt3, 'hour') AS j, format(n, 2) AS k, uuid() AS l, null_or_empty(s) AS m, to_date(dt) AS o, position('a' IN s) AS p FROM t;
 DESC ty;
+
+-- ---- date arithmetic at the int64 limits: NULL, never a wrapped date ----
+SELECT months_add('2020-01-31', 9223372036854775807), months_sub('2020-01-31', -9223372036854775808), years_add('2020-01-01', 9223372036854775807), seconds_sub('2020-01-01 00:00:00', -9223372036854775808);
+SELECT DATE_ADD('2020-01-31', INTERVAL 9223372036854775807 MONTH), DATE_SUB('2020-01-31', INTERVAL -9223372036854775808 MICROSECOND), DATE_ADD('2020-01-01', INTERVAL 1e300 SECOND), DATE_ADD('2020-01-01', INTERVAL -1e300 SECOND);
+SELECT DATE_ADD('2020-01-01', INTERVAL '213503982335 0' DAY_HOUR), DATE_ADD('2020-01-01', INTERVAL '999999999999:59:59' HOUR_SECOND), MAKEDATE(2020, 9223372036854775807), MAKEDATE(2020, 366);

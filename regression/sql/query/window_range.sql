@@ -66,3 +66,12 @@ SELECT SUM(v) OVER (ORDER BY dt RANGE INTERVAL k DAY PRECEDING) FROM t;
 SELECT SUM(v) OVER (ORDER BY k ROWS -1 PRECEDING) FROM t;
 SELECT SUM(v) OVER (ORDER BY k ROWS 1 FOLLOWING) FROM t;
 SELECT SUM(v) OVER (ORDER BY k RANGE UNBOUNDED FOLLOWING) FROM t;
+-- floating-point SUM / AVG over a sliding frame: no subtraction of leaving rows (1e17 + 1 - 1e17
+-- would cancel to 0); each frame's sum is that of its own rows, as MySQL's default
+-- windowing_use_high_precision
+SELECT k, SUM(d) OVER w, AVG(d) OVER w, SUM(d) OVER r, COUNT(d) OVER w
+  FROM (SELECT 1 k, 1e17 d UNION ALL SELECT 2, 1e0 UNION ALL SELECT 3, 1e0 UNION ALL SELECT 4, NULL
+        UNION ALL SELECT 5, 2.5e0 UNION ALL SELECT 6, -1e300 UNION ALL SELECT 7, 4e0) x
+  WINDOW w AS (ORDER BY k ROWS BETWEEN 1 PRECEDING AND CURRENT ROW),
+         r AS (ORDER BY k RANGE BETWEEN 2 PRECEDING AND 1 PRECEDING)
+  ORDER BY k;
