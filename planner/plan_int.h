@@ -311,10 +311,10 @@ typedef struct plan_stmt {
     uint32_t nitems, cap_items;
     plan_table_ref *tables;
     uint32_t ntables, cap_tables;
-    uint32_t comma_at; /* FROM: the first table after the last comma outside parentheses (0 =
-                          none): MySQL binds JOIN tighter than a comma, so a RIGHT / FULL JOIN
-                          after it is refused (the left-deep list would join it to the tables
-                          before the comma as well) */
+    uint32_t comma_at;    /* FROM: the first table after the last comma outside parentheses (0 =
+                             none): MySQL binds JOIN tighter than a comma, so a RIGHT / FULL JOIN
+                             after it is refused (the left-deep list would join it to the tables
+                             before the comma as well) */
     plan_ast *where;      /* SELECT ... WHERE, SHOW ... WHERE */
     plan_ast_list *order; /* SELECT ... ORDER BY items, or NULL */
     bool *order_desc;     /* per ORDER BY item: DESC */
