@@ -420,8 +420,8 @@ job_finish(srv_conn *c)
         /* The client read nothing for net_write_timeout: give it up without waiting for the
          * bytes it does not read (closing cancels the pending writes). */
         log_info("conn %llu: net_write_timeout, closing", (unsigned long long)c->id);
-        flow_drain(c);
         conn_close(c);
+        flow_drain(c); /* on a closing connection: the queued chunks are dropped, not written */
         if (c->srv->shutting_down) {
             shutdown_check(c->srv);
         }
