@@ -739,6 +739,7 @@ typedef struct plan_xtype {
     bool is_unsigned;
     bool is_binary;
     bool is_bin_coll; /* a *_bin collation (COLLATE x_bin): compares bytewise, stays text */
+    char elem[48];    /* PLAN_TYPE_ARRAY: the element type as SQL text (cat_type.inner) */
 } plan_xtype;
 
 plan_value plan__v_null(void);
