@@ -546,6 +546,62 @@ arr_norm(plan_ectx *cx, const plan_tcol *c, const cat_type *et, const char *s, s
     return r == 0;
 }
 
+bool
+plan__arr_put(plan_ectx *cx, const cat_type *et, const plan_value *v, plan_arr_out *o)
+{
+    if (v->kind == PV_NULL) {
+        plan__arr_out_null(o);
+        return true;
+    }
+    plan_tcol ec;
+    memset(&ec, 0, sizeof ec);
+    ec.name = "";
+    ec.type = *et;
+    ec.nullable = true;
+    if (et->id == CAT_T_ARRAY) {
+        const char *s;
+        size_t len;
+        cat_type inner;
+        plan_arr_out sub;
+        plan__arr_out_init(&sub, o->a);
+        if (plan__v_string(cx, v, &s, &len) &&
+            plan__arr_type_parse(et->inner, strlen(et->inner), &inner) &&
+            arr_norm(cx, &ec, &inner, s, len, false, &sub)) {
+            size_t n;
+            const char *t = plan__arr_out_end(&sub, &n);
+            plan__arr_out_elem(o, t, n);
+            return true;
+        }
+        plan__arr_out_null(o);
+        return false;
+    }
+    plan_scell cell;
+    db_error ee;
+    db_error_clear(&ee);
+    if (conv_value(cx, &ec, v, 1, &cell, &ee) != DB_OK || cell.null) {
+        plan__arr_out_null(o);
+        return false;
+    }
+    arr_cell_out(o, et, &cell);
+    return true;
+}
+
+const char *
+plan__arr_normalize(plan_ectx *cx, const cat_type *et, const char *s, size_t len, size_t *out_len)
+{
+    plan_tcol ec;
+    memset(&ec, 0, sizeof ec);
+    ec.name = "";
+    ec.type = *et;
+    ec.nullable = true;
+    plan_arr_out o;
+    plan__arr_out_init(&o, cx->a);
+    if (!arr_norm(cx, &ec, et, s, len, false, &o)) {
+        return NULL;
+    }
+    return plan__arr_out_end(&o, out_len);
+}
+
 /* An ARRAY column stores the canonical text of its value (plan_array.h), every element
  * converted to the element type. Under enable_insert_strict (the default) text that is not an
  * array, or an element that does not convert, is Doris's strict-mode error; without it such
