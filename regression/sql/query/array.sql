@@ -95,3 +95,80 @@ SELECT __DORIS_BINLOG_OP__ AS op, k, v, __BEFORE__v__
 FROM binlog("table" = "rb") ORDER BY __DORIS_BINLOG_TSO__, __DORIS_BINLOG_LSN__;
 SELECT k, v, __DORIS_BINLOG_OP__ FROM rb@incr("incrementType" = "DETAIL")
 ORDER BY __DORIS_BINLOG_TSO__, __DORIS_BINLOG_LSN__, __DORIS_BINLOG_OP__;
+
+-- 8. ARRAY(...) constructor: element type from the arguments
+SELECT array(1, 2, 3), array(null, 1), array(), array(NULL), array('1', 2, 1.1);
+SELECT array(1, 2.5), array(1.5e0, 2), array('a', NULL, 'b"c'), array(true, false);
+SELECT array(CAST('2024-01-02' AS DATE), CAST('2024-01-03 04:05:06' AS DATETIME));
+SELECT array(array(1, 2), array(3)), array(9223372036854775807, -1);
+SELECT array(id, ai) FROM a WHERE id = 1;
+CREATE TABLE ctas_arr DISTRIBUTED BY HASH(x) BUCKETS 1 AS SELECT 1 AS x, array(1, 2) AS a1, array('p', 'q') AS a2;
+DESC ctas_arr;
+SELECT * FROM ctas_arr;
+INSERT INTO a (id, ai, av) VALUES (30, array(7, 8), array('x', NULL));
+SELECT id, ai, av FROM a WHERE id = 30;
+
+-- 9. ARRAY_SIZE / SIZE / CARDINALITY
+SELECT id, array_size(ai), size(ai), cardinality(ai) FROM a WHERE id <= 4 ORDER BY id;
+SELECT array_size(array()), size(NULL), cardinality(array(NULL, NULL));
+SELECT array_size(1);
+SELECT array_size('[1, 2]');
+SELECT array_size(ai, 1) FROM a;
+
+-- 10. ARRAY_CONTAINS / ARRAY_POSITION (NULL finds a null element)
+SELECT id, array_contains(ai, 2), array_contains(ai, NULL), array_position(ai, 2), array_position(ai, NULL) FROM a WHERE id <= 4 ORDER BY id;
+SELECT array_contains(array('a', 'B'), 'b'), array_contains(array('a', 'B'), 'B'), array_position(array(1.5, 2.5), 2.5);
+SELECT array_contains(adt, '2024-02-03'), array_position(adtm, '2024-01-02 00:00:00') FROM a WHERE id = 1;
+SELECT array_position(array(), 1), array_contains(NULL, 1), array_position(array(1, NULL), NULL);
+
+-- 11. ELEMENT_AT: 1-based, negative from the end, 0 and out of range NULL
+SELECT id, element_at(ai, 1), element_at(ai, -1), element_at(ai, 0), element_at(ai, 4), element_at(ai, -4) FROM a WHERE id <= 4 ORDER BY id;
+SELECT element_at(av, 2), element_at(ast, 2), element_at(adt, 1), element_at(adec, 3), element_at(ad, 1) FROM a WHERE id = 1;
+SELECT element_at(aa, 1), element_at(aa, 3), element_at(sa, 1) FROM n WHERE id = 1;
+SELECT element_at(array(1, 2), NULL), element_at(NULL, 1);
+SELECT element_at(adt, 1) + INTERVAL 1 DAY, element_at(ai, 2) * 10 FROM a WHERE id = 1;
+
+-- 12. ARRAY_JOIN(arr, sep[, null_replace])
+SELECT id, array_join(ai, '_'), array_join(ai, '_', 'null'), array_join(ai, '') FROM a WHERE id <= 4 ORDER BY id;
+SELECT array_join(ast, '|'), array_join(adt, ','), array_join(adec, ' + ') FROM a WHERE id = 1;
+SELECT array_join(array('a', NULL, 'b'), '-', ''), array_join(array(1, 2), NULL), array_join(array(1, NULL), ',', NULL);
+
+-- 13. ARRAY_DISTINCT, ARRAY_SORT (NULLs first)
+SELECT array_distinct(array(1, 2, 2, NULL, 3, NULL, 1)), array_sort(array(3, NULL, 1, 2, NULL));
+SELECT array_sort(array('b', 'a', 'C')), array_distinct(array('a', 'A', 'a')), array_sort(array(2.5, -1, 10));
+SELECT array_sort(adt), array_distinct(array()), array_sort(NULL) FROM a WHERE id = 1;
+
+-- 14. ARRAY_MIN / ARRAY_MAX / ARRAY_SUM / ARRAY_AVG (NULLs skipped; empty or all NULL: NULL)
+SELECT id, array_min(ai), array_max(ai), array_sum(ai), array_avg(ai) FROM a WHERE id <= 4 ORDER BY id;
+SELECT array_min(adec), array_max(adec), array_sum(adec), array_avg(adec) FROM a WHERE id = 1;
+SELECT array_sum(ad), array_avg(ad), array_min(adt), array_max(av) FROM a WHERE id = 1;
+SELECT array_sum(array(NULL)), array_avg(array()), array_max(array(NULL, 5)), array_sum(al) FROM a WHERE id = 1;
+SELECT array_sum(av) FROM a;
+
+-- 15. ARRAYS_OVERLAP, ARRAY_SLICE, ARRAY_REMOVE, ARRAY_CONCAT
+SELECT arrays_overlap(array(1, 2), array(2, 3)), arrays_overlap(array(1, 2), array(3)), arrays_overlap(array(1, NULL), array(NULL)), arrays_overlap(NULL, array(1));
+SELECT array_slice(array(1, 2, 3, 6), 2, 3), array_slice(array(1, 4, 3, 5, NULL), -2, 1), array_slice(array(1, 3, 5), 0), array_slice(array(1, 3, 5), 2);
+SELECT array_slice(array(1, 2), 5), array_slice(array(1, 2), -5, 1), array_slice(array(1, 2), 1, -1), array_slice(array(1, 2), NULL), array_slice(ast, 2, 2) FROM a WHERE id = 1;
+SELECT array_remove(array(1, 2, NULL, 2, 3), 2), array_remove(array('a', 'b'), 'a'), array_remove(array(1, NULL), NULL), array_remove(NULL, 1);
+SELECT array_concat(array(1, 2), array(7, 8), array(5, 6)), array_concat(array(1, 2), NULL), array_concat(array(1, NULL), array(NULL)), array_concat(array(), array());
+SELECT array_concat(array(1), array(2.5)), array_concat(ai, ab) FROM a WHERE id = 1;
+
+-- 16. ARRAY_AGG / COLLECT_LIST / COLLECT_SET return ARRAY values
+SELECT array_agg(id), collect_list(av), collect_set(id % 2) FROM a WHERE id <= 4;
+SELECT array_size(array_agg(id)), element_at(collect_list(id), -1) FROM a WHERE id <= 4;
+SELECT collect_list(ai) FROM a WHERE id <= 2;
+CREATE TABLE ctas_agg DISTRIBUTED BY HASH(x) BUCKETS 1 AS SELECT 1 AS x, array_agg(id) AS ids FROM a WHERE id <= 4;
+DESC ctas_agg;
+SELECT * FROM ctas_agg;
+SELECT array_agg('q"x');
+
+-- 17. Array literals [a, b] and subscripts arr[i] (ELEMENT_AT)
+SELECT [1, 2, 3], [], ['a', NULL], [[1], [2, 3]], [1, 2][2], ['x', 'y'][-1], [1][5];
+SELECT id, ai[1], ai[-1], ai[0], av[2] FROM a WHERE id <= 2 ORDER BY id;
+SELECT aa[1][2], sa[1][1] FROM n WHERE id = 1;
+SELECT array(id, ai) FROM a;
+SELECT array_size([1, 2] ), array_contains([1, 2], 1 + 1), array_sum(al) FROM a WHERE id = 1;
+INSERT INTO a (id, ai, ast) VALUES (31, [1, 2], ['lit', NULL]);
+SELECT id, ai, ast FROM a WHERE id = 31;
+UPDATE u SET nums = array_concat(nums, [99]) WHERE k = 1;
+SELECT k, nums FROM u WHERE k = 1;
