@@ -70,6 +70,7 @@
 %right UMINUS BITNOT.
 %right BANG.
 %left COLLATE.
+%left LBRACKET.
 %left LOWEST.
 %left STRING.
 
@@ -897,6 +898,10 @@ expr(A) ::= USERVAR(T). { A = plan_ast_uservar(pp, &T); }
 expr(A) ::= QUESTION(T). { A = plan_ast_param(pp, &T); }
 expr(A) ::= USERVAR(T) ASSIGN expr(X). { A = plan_ast_assign(pp, &T, X); }
 expr(A) ::= LP(L) expr(X) RP(R). { A = plan_ast_paren(pp, &L, X, &R); }
+/* Doris array literals [a, b] (= ARRAY(a, b)) and subscripts arr[i] (= ELEMENT_AT(arr, i)). */
+expr(A) ::= LBRACKET(L) RBRACKET(R). { A = plan_ast_func(pp, &L, "array", NULL, &R, true); }
+expr(A) ::= LBRACKET(L) exprlist(X) RBRACKET(R). { A = plan_ast_func(pp, &L, "array", X, &R, true); }
+expr(A) ::= expr(X) LBRACKET expr(I) RBRACKET(R). { A = plan_ast_func(pp, NULL, "element_at", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), I), NULL, true); A->off = X->off; A->end = R.off + R.n; }
 /* Row constructor (a, b, ...): only comparisons and IN take it (plan_subquery.c). */
 expr(A) ::= LP(L) expr(X) COMMA exprlist(Y) RP(R). { A = plan_ast_row(pp, &L, X, Y, &R); }
 

@@ -400,7 +400,7 @@ static int gc_final(op_hashagg *g, const plan_agg *ag, agg_state *st, plan_value
 static int set_string(op_hashagg *g, agg_state *st, const plan_value *v);
 static int bitmap_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *v,
                        db_error *err);
-static void arr_add(op_hashagg *g, agg_state *st, const plan_value *v);
+static void arr_add(op_hashagg *g, agg_state *st, const plan_value *v, bool nested);
 static int pct_add(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *v,
                    db_error *err);
 static int by_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *args,
@@ -647,7 +647,7 @@ agg_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *arg
     }
     case PLAN_AGG_ARRAY_AGG:
     case PLAN_AGG_COLLECT_SET:
-        arr_add(g, st, v);
+        arr_add(g, st, v, ag->t.elem[0] == 'a'); /* array<...> elements stay unquoted */
         if (aht_bytes(&g->ht) > g->ht.limit) {
             return db_error_set(err, ER_AGG_MEMORY_LIMIT, (unsigned long long)(g->ht.limit >> 20));
         }
@@ -779,26 +779,31 @@ bitmap_step(op_hashagg *g, const plan_agg *ag, agg_state *st, const plan_value *
 /* Append v's element text to the list (table arena): numbers as they print, strings and
  * temporal values in double quotes, as Doris prints array elements. */
 static void
-arr_add(op_hashagg *g, agg_state *st, const plan_value *v)
+arr_add(op_hashagg *g, agg_state *st, const plan_value *v, bool nested)
 {
     plan_ectx *cx = g->base.cx;
     const char *s;
     size_t len;
     plan__v_string(cx, v, &s, &len);
-    bool quote = v->kind == PV_STRING || v->kind == PV_DATE || v->kind == PV_DATETIME ||
-                 v->kind == PV_TIME;
+    bool quote = !nested && (v->kind == PV_STRING || v->kind == PV_DATE || v->kind == PV_DATETIME ||
+                             v->kind == PV_TIME);
     gc_item *it = arena_alloc(g->ht.a, sizeof *it);
-    char *buf = arena_alloc(g->ht.a, len + 3);
+    char *buf = arena_alloc(g->ht.a, (quote ? 2 * len : len) + 3);
     size_t o = 0;
     if (quote) {
         buf[o++] = '"';
-    }
-    if (len) {
-        memcpy(buf + o, s, len);
-    }
-    o += len;
-    if (quote) {
+        for (size_t i = 0; i < len; i++) { /* the ARRAY canonical text escapes " and \ */
+            if (s[i] == '"' || s[i] == '\\') {
+                buf[o++] = '\\';
+            }
+            buf[o++] = s[i];
+        }
         buf[o++] = '"';
+    } else {
+        if (len) {
+            memcpy(buf + o, s, len);
+        }
+        o += len;
     }
     it->s = buf;
     it->len = o;
@@ -868,6 +873,10 @@ plan__agg_doris_kind(const char *lname, plan_agg *ag)
         case PLAN_AGG_ARRAY_AGG:
         case PLAN_AGG_COLLECT_SET:
             plan__type_string(&ag->t, 65535, false);
+            if (ag->arg != NULL) { /* an ARRAY of the argument's type (plan_array.h text) */
+                ag->t.type = PLAN_TYPE_ARRAY;
+                plan__arr_elem_name(&ag->arg->t, ag->t.elem, sizeof ag->t.elem);
+            }
             ag->vk = PV_STRING;
             ag->distinct |= ag->kind == PLAN_AGG_COLLECT_SET;
             break;

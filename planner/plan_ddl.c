@@ -774,6 +774,12 @@ ctas_type(const plan_xtype *t)
         return cat_type_make(CAT_T_STRING);
     case PLAN_TYPE_JSON:
         return cat_type_make(CAT_T_JSON);
+    case PLAN_TYPE_ARRAY: {
+        cat_type c = cat_type_make(CAT_T_ARRAY);
+        memcpy(c.inner, t->elem, sizeof c.inner);
+        c.inner[sizeof c.inner - 1] = '\0';
+        return c;
+    }
     default: /* NULL, TIME, STRING */
         return cat_type_make(CAT_T_STRING);
     }

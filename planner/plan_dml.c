@@ -16,6 +16,7 @@
 
 #include "common/strutil.h"
 #include "planner/parse.h"
+#include "planner/plan_array.h"
 #include "planner/plan_json.h"
 
 #define DML_CHUNK 4096 /* rows converted before they are routed and handed to the writer */
@@ -96,6 +97,12 @@ plan__cat_xtype(const cat_type *t, bool nullable, plan_xtype *xt, plan_vkind *vk
     case CAT_T_JSON:
         xt->type = PLAN_TYPE_JSON;
         xt->length = 65535;
+        k = PV_STRING;
+        break;
+    case CAT_T_ARRAY:
+        xt->type = PLAN_TYPE_ARRAY;
+        xt->length = 65535;
+        memcpy(xt->elem, t->inner, sizeof xt->elem);
         k = PV_STRING;
         break;
     default:
@@ -390,6 +397,262 @@ conv_json(plan_ectx *cx, const plan_tcol *c, const plan_value *v, plan_scell *ou
     return DB_OK;
 }
 
+static int conv_value(plan_ectx *cx, const plan_tcol *c, const plan_value *v, uint64_t rowno,
+                      plan_scell *out, db_error *err);
+
+/* The shortest decimal text that reads back as the same float (FLOAT elements). */
+static double
+arr_float_shortest(double d)
+{
+    if (!isfinite(d) || d == 0) {
+        return d;
+    }
+    char tmp[32];
+    float f = (float)d;
+    for (int prec = 1; prec <= 9; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, (double)f);
+        if (strtof(tmp, NULL) == f) {
+            return strtod(tmp, NULL);
+        }
+    }
+    return d;
+}
+
+/* Appends the canonical text of one converted element (conv_value's cell for type et). */
+static void
+arr_cell_out(plan_arr_out *o, const cat_type *et, const plan_scell *cell)
+{
+    char tb[96];
+    size_t n;
+    plan_value v;
+    memset(&v, 0, sizeof v);
+    switch (et->id) {
+    case CAT_T_BOOLEAN:
+    case CAT_T_TINYINT:
+    case CAT_T_SMALLINT:
+    case CAT_T_INT:
+    case CAT_T_BIGINT:
+        n = (size_t)snprintf(tb, sizeof tb, "%lld", (long long)cell->i);
+        plan__arr_out_elem(o, tb, n);
+        return;
+    case CAT_T_LARGEINT:
+    case CAT_T_DECIMAL: {
+        v = plan__v_dec(cell->x, et->id == CAT_T_DECIMAL ? et->scale : 0);
+        const char *t = plan__v_text(o->a, &v, &n);
+        plan__arr_out_elem(o, t, n);
+        return;
+    }
+    case CAT_T_FLOAT:
+    case CAT_T_DOUBLE:
+        n = plan__double_fmt(et->id == CAT_T_FLOAT ? arr_float_shortest(cell->d) : cell->d, tb);
+        plan__arr_out_elem(o, tb, n);
+        return;
+    case CAT_T_DATE:
+        v.kind = PV_DATE;
+        v.us = cell->i * INT64_C(86400000000);
+        n = plan__datetime_fmt(&v, tb, sizeof tb);
+        plan__arr_out_str(o, tb, n);
+        return;
+    case CAT_T_DATETIME:
+        v.kind = PV_DATETIME;
+        v.us = cell->i;
+        v.scale = et->scale;
+        n = plan__datetime_fmt(&v, tb, sizeof tb);
+        plan__arr_out_str(o, tb, n);
+        return;
+    case CAT_T_ARRAY:
+        plan__arr_out_elem(o, cell->s, cell->len);
+        return;
+    default:
+        plan__arr_out_str(o, cell->s, cell->len);
+        return;
+    }
+}
+
+/* Normalizes the array text s[0..len) with elements of type et into o: each element is
+ * converted as a value for a column of type et (conv_value). False when the text is not an
+ * array, or (strict) when an element does not convert; without strict such an element is
+ * NULL. Recursion is bounded by the element type's nesting (cat_type.inner is 48 bytes). */
+static bool
+arr_norm(plan_ectx *cx, const plan_tcol *c, const cat_type *et, const char *s, size_t len,
+         bool strict, plan_arr_out *o)
+{
+    plan_arr_iter it;
+    plan_arr_elem e;
+    if (!plan__arr_begin(&it, s, len)) {
+        return false;
+    }
+    cat_type inner;
+    bool nested = et->id == CAT_T_ARRAY;
+    if (nested && !plan__arr_type_parse(et->inner, strlen(et->inner), &inner)) {
+        return false;
+    }
+    plan_tcol ec = *c;
+    ec.type = *et;
+    ec.nullable = true;
+    int r;
+    while ((r = plan__arr_next(&it, &e)) == 1) {
+        bool ok = true;
+        if (e.kind == PLAN_ARR_NULL) {
+            plan__arr_out_null(o);
+            continue;
+        }
+        if (nested) {
+            plan_arr_out sub;
+            plan__arr_out_init(&sub, o->a);
+            ok = e.kind == PLAN_ARR_ARRAY && arr_norm(cx, c, &inner, e.s, e.len, strict, &sub);
+            if (ok) {
+                size_t n;
+                const char *t = plan__arr_out_end(&sub, &n);
+                plan__arr_out_elem(o, t, n);
+            }
+        } else if (e.kind == PLAN_ARR_ARRAY) {
+            ok = false;
+        } else {
+            const char *t = e.s;
+            size_t n = e.len;
+            if (e.kind == PLAN_ARR_STR) {
+                char *u = arena_alloc(o->a, n + 1);
+                n = plan__arr_unescape(e.s, e.len, u);
+                t = u;
+            } else if (et->id == CAT_T_BOOLEAN && (n == 4 || n == 5)) {
+                if (strncasecmp(t, "true", n) == 0) {
+                    t = "1", n = 1;
+                } else if (strncasecmp(t, "false", n) == 0) {
+                    t = "0", n = 1;
+                }
+            }
+            plan_value ev = plan__v_str(t, n);
+            __int128 iv;
+            if (et->id >= CAT_T_TINYINT && et->id <= CAT_T_BIGINT && parse_int128(t, n, &iv) &&
+                iv >= INT64_MIN && iv <= INT64_MAX) {
+                ev = plan__v_int((int64_t)iv); /* exact, where the text path goes through double */
+            }
+            plan_scell cell;
+            db_error ee;
+            db_error_clear(&ee);
+            ok = conv_value(cx, &ec, &ev, 1, &cell, &ee) == DB_OK && !cell.null;
+            if (ok) {
+                arr_cell_out(o, et, &cell);
+            }
+        }
+        if (!ok) {
+            if (strict) {
+                return false;
+            }
+            plan__arr_out_null(o);
+        }
+    }
+    return r == 0;
+}
+
+bool
+plan__arr_put(plan_ectx *cx, const cat_type *et, const plan_value *v, plan_arr_out *o)
+{
+    if (v->kind == PV_NULL) {
+        plan__arr_out_null(o);
+        return true;
+    }
+    plan_tcol ec;
+    memset(&ec, 0, sizeof ec);
+    ec.name = "";
+    ec.type = *et;
+    ec.nullable = true;
+    if (et->id == CAT_T_ARRAY) {
+        const char *s;
+        size_t len;
+        cat_type inner;
+        plan_arr_out sub;
+        plan__arr_out_init(&sub, o->a);
+        if (plan__v_string(cx, v, &s, &len) &&
+            plan__arr_type_parse(et->inner, strlen(et->inner), &inner) &&
+            arr_norm(cx, &ec, &inner, s, len, false, &sub)) {
+            size_t n;
+            const char *t = plan__arr_out_end(&sub, &n);
+            plan__arr_out_elem(o, t, n);
+            return true;
+        }
+        plan__arr_out_null(o);
+        return false;
+    }
+    plan_scell cell;
+    db_error ee;
+    db_error_clear(&ee);
+    if (conv_value(cx, &ec, v, 1, &cell, &ee) != DB_OK || cell.null) {
+        plan__arr_out_null(o);
+        return false;
+    }
+    arr_cell_out(o, et, &cell);
+    return true;
+}
+
+const char *
+plan__arr_normalize(plan_ectx *cx, const cat_type *et, const char *s, size_t len, size_t *out_len)
+{
+    plan_tcol ec;
+    memset(&ec, 0, sizeof ec);
+    ec.name = "";
+    ec.type = *et;
+    ec.nullable = true;
+    plan_arr_out o;
+    plan__arr_out_init(&o, cx->a);
+    if (!arr_norm(cx, &ec, et, s, len, false, &o)) {
+        return NULL;
+    }
+    return plan__arr_out_end(&o, out_len);
+}
+
+/* An ARRAY column stores the canonical text of its value (plan_array.h), every element
+ * converted to the element type. Under enable_insert_strict (the default) text that is not an
+ * array, or an element that does not convert, is Doris's strict-mode error; without it such
+ * an element is NULL, and text that is not an array is NULL (1048 for a NOT NULL column). */
+static int
+conv_array(plan_ectx *cx, const plan_tcol *c, const plan_value *v, uint64_t rowno, plan_scell *out,
+           db_error *err)
+{
+    (void)rowno;
+    const char *s;
+    size_t len;
+    if (!plan__v_string(cx, v, &s, &len)) {
+        out->null = true;
+        return DB_OK;
+    }
+    cat_type et;
+    if (!plan__arr_type_parse(c->type.inner, strlen(c->type.inner), &et)) {
+        return db_error_set(
+                err, ER_DORIS,
+                arena_sprintf(cx->a, "Unsupported array element type: %s", c->type.inner));
+    }
+    int idx = plan__sysvar_find("enable_insert_strict");
+    bool strict = !(idx >= 0 && cx->s->vars[idx].i == 0);
+    plan_arr_out o;
+    plan__arr_out_init(&o, cx->a);
+    if (!arr_norm(cx, c, &et, s, len, strict, &o)) {
+        if (!strict) {
+            if (!c->nullable) {
+                return db_error_set(err, ER_BAD_NULL_ERROR, c->name);
+            }
+            out->null = true;
+            return DB_OK;
+        }
+        int shown = len > 64 ? 64 : (int)len;
+        return db_error_set(err, ER_DORIS,
+                            arena_sprintf(cx->a,
+                                          "Insert has filtered data in strict mode. Reason: "
+                                          "column(%s) value is incorrect while strict mode is "
+                                          "true, src value is %.*s%s",
+                                          c->name, shown, s, len > 64 ? "..." : ""));
+    }
+    size_t n;
+    const char *t = plan__arr_out_end(&o, &n);
+    if (n > UINT32_MAX) {
+        return db_error_set(err, ER_DATA_TOO_LONG, c->name, 1ULL);
+    }
+    out->s = t;
+    out->len = (uint32_t)n;
+    return DB_OK;
+}
+
 /* Convert v for column c (row number rowno, 1-based, for messages) into *out. NULL into a NOT
  * NULL column is ER_BAD_NULL_ERROR. String bytes are copied into cx->a when they do not
  * already live there. */
@@ -433,6 +696,8 @@ conv_value(plan_ectx *cx, const plan_tcol *c, const plan_value *v, uint64_t rown
         return conv_temporal(cx, c, v, rowno, out, err);
     case CAT_T_JSON:
         return conv_json(cx, c, v, out, err);
+    case CAT_T_ARRAY:
+        return conv_array(cx, c, v, rowno, out, err);
     default: {
         const char *s;
         size_t len;

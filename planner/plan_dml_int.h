@@ -122,6 +122,15 @@ int plan__part_flags(plan_ectx *cx, const plan_tbl *t, const char *const *names,
 void plan__tscan_only_partitions(plan_op *op, const bool *ok);
 /* v in column c's storage form (no error: false when it does not convert). */
 bool plan__scell_of(plan_ectx *cx, const plan_tcol *c, const plan_value *v, plan_scell *out);
+
+struct plan_arr_out;
+/* Appends v converted to the ARRAY element type et (the column write rules) to o as a
+ * canonical element; a value that does not convert is a null element (false). */
+bool plan__arr_put(plan_ectx *cx, const cat_type *et, const plan_value *v, struct plan_arr_out *o);
+/* The canonical text of array text s[0..len) with elements of type et (elements that do not
+ * convert become null), in cx->a; NULL when s is not an array. */
+const char *plan__arr_normalize(plan_ectx *cx, const cat_type *et, const char *s, size_t len,
+                                size_t *out_len);
 /* Order of two storage-form values of column c (NULL first). */
 int plan__scell_cmp(const plan_tcol *c, const plan_scell *a, const plan_scell *b);
 

@@ -79,6 +79,9 @@ unsigned plan__calc_week(int64_t y, unsigned m, unsigned d, unsigned behaviour, 
 /* plan_func_json.c: every JSON function (JSON_*, JSONB_*, GET_JSON_*); checks its own
  * argument counts. */
 int plan__ty_json(plan_ectx *cx, plan_expr *e, db_error *err);
+/* plan_func_array.c: every Doris array function (ARRAY, ARRAY_*, ARRAYS_OVERLAP, ELEMENT_AT,
+ * SIZE, CARDINALITY); the name picks the function. */
+int plan__ty_array(plan_ectx *cx, plan_expr *e, db_error *err);
 
 /* plan_func_str.c */
 int plan__ty_str_misc2(plan_ectx *cx, plan_expr *e, db_error *err);

@@ -648,6 +648,10 @@ plan__json_check_cmp(const plan_expr *const *args, uint32_t n, db_error *err)
         if (args[i]->t.type == PLAN_TYPE_JSON) {
             return db_error_set(err, ER_DORIS, "comparison predicate could not contains json type");
         }
+        if (args[i]->t.type == PLAN_TYPE_ARRAY) {
+            return db_error_set(err, ER_DORIS,
+                                "comparison predicate could not contains complex type");
+        }
     }
     return DB_OK;
 }
@@ -655,7 +659,7 @@ plan__json_check_cmp(const plan_expr *const *args, uint32_t n, db_error *err)
 int
 plan__json_check_key(const plan_expr *x, db_error *err)
 {
-    if (x->t.type != PLAN_TYPE_JSON) {
+    if (x->t.type != PLAN_TYPE_JSON && x->t.type != PLAN_TYPE_ARRAY) {
         return DB_OK;
     }
     return db_error_set(

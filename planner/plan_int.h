@@ -745,6 +745,7 @@ typedef struct plan_xtype {
     bool is_unsigned;
     bool is_binary;
     bool is_bin_coll; /* a *_bin collation (COLLATE x_bin): compares bytewise, stays text */
+    char elem[48];    /* PLAN_TYPE_ARRAY: the element type as SQL text (cat_type.inner) */
 } plan_xtype;
 
 plan_value plan__v_null(void);
@@ -916,6 +917,9 @@ int plan__eval(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err
 /* MySQL's printed form of an AST (for 1690 messages), in a. */
 const char *plan__ast_print(arena *a, const char *sql, const plan_ast *x);
 
+/* plan_func_array.c: the ARRAY element type name (`int`, `decimal(10,2)`, `text`, ...) of
+ * values of type t, into dst. */
+void plan__arr_elem_name(const plan_xtype *t, char *dst, size_t cap);
 /* Compare two non-NULL values in mode; returns <0, 0, >0. Text conversions go to cx->a. */
 int plan__compare(plan_ectx *cx, plan_cmp_mode mode, const plan_value *l, const plan_value *r);
 /* plan_expr.c: type an operator node (PA_UNARY/BINARY/IS/BETWEEN/IN/LIKE/CASE/CAST/...) whose

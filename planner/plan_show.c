@@ -860,6 +860,10 @@ plan__meta_field_list(plan_session *s, const char *db, const char *table, const 
             xt.type = PLAN_TYPE_JSON;
             xt.length = 65535;
             break;
+        case CAT_T_ARRAY:
+            xt.type = PLAN_TYPE_ARRAY;
+            xt.length = 65535;
+            break;
         default:
             xt.type = PLAN_TYPE_STRING;
             xt.length = 65535;

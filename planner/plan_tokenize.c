@@ -647,8 +647,10 @@ scan_operator(const plan_lexer *lx, size_t pos, size_t *n)
         return TK_BITXOR;
     case '~':
         return TK_BITNOT;
-    case '[': /* Doris partition ranges: VALUES [("a"), ("b")) */
+    case '[': /* Doris partition ranges: VALUES [("a"), ("b")); array literals and subscripts */
         return TK_LBRACKET;
+    case ']':
+        return TK_RBRACKET;
     case '(':
         return TK_LP;
     case ')':

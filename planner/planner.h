@@ -42,7 +42,8 @@ typedef enum plan_type {
     PLAN_TYPE_CHAR,
     PLAN_TYPE_VARCHAR,
     PLAN_TYPE_STRING,
-    PLAN_TYPE_JSON, /* Doris JSON (JSONB): normalized JSON text; MySQL type 245 on the wire */
+    PLAN_TYPE_JSON,  /* Doris JSON (JSONB): normalized JSON text; MySQL type 245 on the wire */
+    PLAN_TYPE_ARRAY, /* Doris ARRAY<T>: canonical array text (plan_array.h); a string on the wire */
 } plan_type;
 
 /* One result column. Strings live in the statement arena (NULL = empty on the wire). */

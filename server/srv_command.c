@@ -167,6 +167,10 @@ srv_column_to_proto(const srv_conn *c, const plan_column *pc, proto_column *out)
         out->type = PROTO_TYPE_JSON;
         numeric = false;
         break;
+    case PLAN_TYPE_ARRAY: /* Doris's FE types ARRAY results MYSQL_TYPE_STRING: text */
+        out->type = PROTO_TYPE_STRING;
+        numeric = false;
+        break;
     case PLAN_TYPE_VARCHAR:
     case PLAN_TYPE_STRING:
     default:

@@ -154,6 +154,11 @@ stor_vec_kind_of(const cat_type *t)
     case CAT_T_STRING:
     case CAT_T_JSON: /* normalized JSON text; the planner validates it on write */
         return STOR_VEC_BYTES;
+    case CAT_T_ARRAY: /* canonical array text (the planner converts it on write); not of
+                       * JSON, MAP or VARIANT elements */
+        return strstr(t->inner, "json") || strstr(t->inner, "map") || strstr(t->inner, "variant")
+                       ? 0
+                       : STOR_VEC_BYTES;
     default:
         return 0;
     }

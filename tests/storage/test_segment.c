@@ -389,7 +389,7 @@ Test(stor_segment, writer_rejects_bad_input, .init = tmp_setup, .fini = tmp_tear
     cr_assert(strstr(err.msg, "NOT NULL") != NULL, "%s", err.msg);
     stor_segment_writer_abort(w);
 
-    stor_column_desc j = {.uid = 1, .type = cat_type_make(CAT_T_ARRAY)}; /* not storable */
+    stor_column_desc j = {.uid = 1, .type = cat_type_make(CAT_T_MAP)}; /* not storable */
     db_error_clear(&err);
     cr_assert_null(stor_segment_writer_open(tmp_path(a, "j.dat"), 1, &j, NULL, &err));
     cr_assert(db_error_is_set(&err));
