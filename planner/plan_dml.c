@@ -179,6 +179,37 @@ is_number_text(const char *s, size_t len)
     return *end == '\0';
 }
 
+/* Is s[0..len) a plain decimal ([sign] digits [. digits], blanks around allowed)? Then
+ * *start / *n delimit it without the blanks. */
+static bool
+plain_decimal(const char *s, size_t len, size_t *start, size_t *n)
+{
+    size_t i = 0, e = len;
+    while (i < e && (s[i] == ' ' || s[i] == '\t')) {
+        i++;
+    }
+    while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t')) {
+        e--;
+    }
+    size_t j = i;
+    if (j < e && (s[j] == '-' || s[j] == '+')) {
+        j++;
+    }
+    bool digit = false, point = false;
+    for (; j < e; j++) {
+        if (s[j] >= '0' && s[j] <= '9') {
+            digit = true;
+        } else if (s[j] == '.' && !point) {
+            point = true;
+        } else {
+            return false;
+        }
+    }
+    *start = i;
+    *n = e - i;
+    return digit;
+}
+
 static size_t
 utf8_chars(const char *s, size_t len)
 {
@@ -230,18 +261,22 @@ conv_int(plan_ectx *cx, const plan_tcol *c, const plan_value *v, uint64_t rowno,
     bool trunc = false;
     int64_t x;
     if (v->kind == PV_STRING) {
-        double d = plan__v_to_double(v, &trunc);
-        if (d >= 9.2233720368547758e18 || d < -9.2233720368547758e18) {
-            return out_of_range(c, rowno, err);
-        }
-        x = (int64_t)llround(d);
-        __int128 dv;
+        __int128 dv, r;
         int sc;
-        if (plan__dec_parse(v->str.s, v->str.len, &dv, &sc)) { /* exact for long integers */
-            __int128 r;
-            if (plan__dec_rescale(dv, sc, 0, &r) && r <= INT64_MAX && r >= INT64_MIN) {
-                x = (int64_t)r;
+        size_t at, n;
+        if (plain_decimal(v->str.s, v->str.len, &at, &n) &&
+            plan__dec_parse(v->str.s + at, n, &dv, &sc) && plan__dec_rescale(dv, sc, 0, &r)) {
+            /* exact, also for integers a double cannot hold ('9223372036854775807') */
+            if (r > INT64_MAX || r < INT64_MIN) {
+                return out_of_range(c, rowno, err);
             }
+            x = (int64_t)r;
+        } else {
+            double d = plan__v_to_double(v, &trunc); /* exponents, huge texts */
+            if (d >= 9.2233720368547758e18 || d < -9.2233720368547758e18) {
+                return out_of_range(c, rowno, err);
+            }
+            x = (int64_t)llround(d);
         }
     } else {
         x = plan__v_to_int(v, &trunc);

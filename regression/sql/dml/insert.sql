@@ -71,4 +71,13 @@ SELECT * FROM t2 ORDER BY k, n;
 -- duplicate keys stay in a DUP table
 INSERT INTO t2 VALUES (1000, 'again', 8);
 SELECT * FROM t2 WHERE k = 1000 ORDER BY n;
+-- Numeric strings into integer columns: exact for integers a double cannot hold, exponents
+-- and fractions through the number they spell (rounded half away from zero), blanks around.
+CREATE TABLE nums (k BIGINT, u INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1;
+INSERT INTO nums VALUES ('9223372036854775807', '2147483647'), ('-9223372036854775808', ' 12 '), ('9223372036854775806', '1e3'), ('1', '-2.5'), ('2', '1.5');
+SELECT * FROM nums ORDER BY k;
+INSERT INTO nums VALUES ('9223372036854775808', 1);
+INSERT INTO nums VALUES (3, '2147483648');
+INSERT INTO nums VALUES (3, '1e10');
+INSERT INTO nums VALUES (3, '12abc');
 DROP DATABASE dml_ins FORCE;
