@@ -50,7 +50,6 @@ static bool str_to_double(plan_ectx *cx, const char *s, size_t len, double *out)
 static bool to_int128(plan_ectx *cx, const plan_value *in, __int128 *out);
 static bool to_double(plan_ectx *cx, const plan_value *in, double *out);
 static bool int_range(plan_type type, __int128 *lo, __int128 *hi);
-static double float_round(double d);
 
 bool
 plan__cast_named(const char *word, size_t n, int nargs, plan_cast *c)
@@ -246,22 +245,6 @@ int_range(plan_type type, __int128 *lo, __int128 *hi)
     }
 }
 
-/* The double nearest to the shortest decimal that reads back as the same float, so that
- * CAST(1.1 AS FLOAT) shows 1.1 (not 1.100000023841858) as MySQL and Doris show it. */
-static double
-float_round(double d)
-{
-    float f = (float)d;
-    char buf[48];
-    for (int prec = 6; prec <= 9; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, (double)f);
-        if (strtof(buf, NULL) == f) {
-            break;
-        }
-    }
-    return strtod(buf, NULL);
-}
-
 int
 plan__v_cast_doris(plan_ectx *cx, const plan_value *in, const plan_cast *c, plan_value *out,
                    db_error *err)
@@ -314,7 +297,7 @@ plan__v_cast_doris(plan_ectx *cx, const plan_value *in, const plan_cast *c, plan
             if (fabs(d) > FLT_MAX) {
                 return DB_OK;
             }
-            d = float_round(d);
+            d = plan__float_shortest(d);
         }
         *out = plan__v_double(d);
         return DB_OK;

@@ -435,24 +435,6 @@ conv_json(plan_ectx *cx, const plan_tcol *c, const plan_value *v, plan_scell *ou
 static int conv_value(plan_ectx *cx, const plan_tcol *c, const plan_value *v, uint64_t rowno,
                       plan_scell *out, db_error *err);
 
-/* The shortest decimal text that reads back as the same float (FLOAT elements). */
-static double
-arr_float_shortest(double d)
-{
-    if (!isfinite(d) || d == 0) {
-        return d;
-    }
-    char tmp[32];
-    float f = (float)d;
-    for (int prec = 1; prec <= 9; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, (double)f);
-        if (strtof(tmp, NULL) == f) {
-            return strtod(tmp, NULL);
-        }
-    }
-    return d;
-}
-
 /* Appends the canonical text of one converted element (conv_value's cell for type et). */
 static void
 arr_cell_out(plan_arr_out *o, const cat_type *et, const plan_scell *cell)
@@ -479,7 +461,7 @@ arr_cell_out(plan_arr_out *o, const cat_type *et, const plan_scell *cell)
     }
     case CAT_T_FLOAT:
     case CAT_T_DOUBLE:
-        n = plan__double_fmt(et->id == CAT_T_FLOAT ? arr_float_shortest(cell->d) : cell->d, tb);
+        n = plan__double_fmt(et->id == CAT_T_FLOAT ? plan__float_shortest(cell->d) : cell->d, tb);
         plan__arr_out_elem(o, tb, n);
         return;
     case CAT_T_DATE:

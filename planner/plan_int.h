@@ -764,6 +764,10 @@ bool plan__dec_rescale(__int128 v, int from, int to, __int128 *out);
 /* Parse a decimal literal / numeric prefix. Returns false when not a valid exact number or it
  * does not fit PLAN_DEC_MAX_PREC digits. */
 bool plan__dec_parse(const char *s, size_t len, __int128 *v, int *scale);
+/* A FLOAT held as a double: the double of the shortest decimal that reads back as the same
+ * float, so that FLOAT values print as MySQL and Doris print them (1.1, not 1.100000023841858).
+ * NaN, infinities and 0 pass through. */
+double plan__float_shortest(double d);
 
 /* Text form of v (MySQL's), in a. NULL for PV_NULL. */
 const char *plan__v_text(arena *a, const plan_value *v, size_t *len);

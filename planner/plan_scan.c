@@ -61,25 +61,6 @@ static int tscan_open(plan_op *op, db_error *err);
 static int tscan_next(plan_op *op, plan_batch **out, db_error *err);
 static void tscan_close(plan_op *op);
 
-/* FLOAT columns hold float values widened to double; show them as their shortest float
- * decimal form (what MySQL prints for FLOAT), not the widened double's digits. */
-static double
-float_shortest(double d)
-{
-    if (!isfinite(d) || d == 0) {
-        return d;
-    }
-    char tmp[32];
-    float f = (float)d;
-    for (int prec = 1; prec <= 9; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, (double)f);
-        if (strtof(tmp, NULL) == f) {
-            return strtod(tmp, NULL);
-        }
-    }
-    return d;
-}
-
 /* Add a finished tablet scan's counters to the operator's (EXPLAIN ANALYZE) and the
  * session's (SHOW STATUS). */
 static void
@@ -262,7 +243,7 @@ convert(op_tscan *t, const stor_scan_batch *sb, db_error *err)
         case PV_DOUBLE:
             if (tc->type.id == CAT_T_FLOAT) {
                 for (uint32_t r = 0; r < n; r++) {
-                    pv->d[r] = float_shortest(sv->f64[r]);
+                    pv->d[r] = plan__float_shortest(sv->f64[r]);
                 }
             } else {
                 pv->d = sv->f64;

@@ -121,6 +121,23 @@ plan__dec_rescale(__int128 v, int from, int to, __int128 *out)
     return true;
 }
 
+double
+plan__float_shortest(double d)
+{
+    if (!isfinite(d) || d == 0) {
+        return d;
+    }
+    char tmp[32];
+    float f = (float)d;
+    for (int prec = 1; prec <= 9; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, (double)f);
+        if (strtof(tmp, NULL) == f) {
+            return strtod(tmp, NULL);
+        }
+    }
+    return d;
+}
+
 bool
 plan__dec_parse(const char *s, size_t len, __int128 *v, int *scale)
 {
