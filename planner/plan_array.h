@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "catalog/cat_schema.h"
+#include "catalog/catalog.h"
 #include "common/arena.h"
 
 /* What one element of an array text is. */
