@@ -519,9 +519,10 @@ typedef struct plan_rowset {
 
 void plan__rs_init(arena *a, plan_rowset *rs, const char *const *names, size_t ncols);
 /* plan_show.c: start an ADMIN-only SHOW (SHOW TABLETS / BACKENDS / FRONTENDS / ... CONFIG): rs gets
- * the columns names[0..ncols); ER_SPECIFIC_ACCESS_DENIED_ERROR (1227) without ADMIN. */
-int plan__admin_show(plan_ectx *cx, plan_rowset *rs, const char *const *names, size_t ncols,
-                     db_error *err);
+ * the columns names[0..ncols); ER_SPECIFIC_ACCESS_DENIED_ERROR (1227) without ADMIN. When
+ * describing (a prepared statement) it sends the columns and sets *sent: return its result. */
+int plan__admin_show(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_rowset *rs,
+                     const char *const *names, size_t ncols, bool *sent, db_error *err);
 /* Appends one row of rs->ncols cells (the pointers are copied, not the strings). */
 void plan__rs_add(arena *a, plan_rowset *rs, const char *const *row);
 /* Sends the columns, then the rows that pass SHOW ... LIKE (on column like_col) and WHERE (the

@@ -384,11 +384,19 @@ plan__bytes_text(arena *a, uint64_t n, int decimals)
 }
 
 int
-plan__admin_show(plan_ectx *cx, plan_rowset *rs, const char *const *names, size_t ncols,
-                 db_error *err)
+plan__admin_show(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_rowset *rs,
+                 const char *const *names, size_t ncols, bool *sent, db_error *err)
 {
+    *sent = false;
     plan__rs_init(cx->a, rs, names, ncols);
-    return plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err);
+    if (plan__check_priv(cx, CAT_PRIV_ADMIN, NULL, NULL, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (cx->describe) { /* a prepared SHOW: the columns only */
+        *sent = true;
+        return plan__rs_send(cx, rs, st, 0, sink, err);
+    }
+    return DB_OK;
 }
 
 const char *
@@ -449,11 +457,10 @@ show_tablets(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
     enum { NCOLS = sizeof names / sizeof names[0] };
     const plan_ddl *d = st->ddl;
     plan_rowset rs;
-    if (plan__admin_show(cx, &rs, names, NCOLS, err) != DB_OK) {
-        return DB_ERR;
-    }
-    if (cx->describe) {
-        return plan__rs_send(cx, &rs, st, 0, sink, err);
+    bool sent;
+    int rc = plan__admin_show(cx, st, sink, &rs, names, NCOLS, &sent, err);
+    if (rc != DB_OK || sent) {
+        return rc;
     }
     const char *dbname = NULL;
     const cat_catalog *c = NULL;

@@ -172,11 +172,10 @@ show_backends(plan_ectx *cx, const plan_stmt *st, const cfg *c, const plan_sink 
                                         "Memory"};
     enum { NCOLS = sizeof names / sizeof names[0] };
     plan_rowset rs;
-    if (plan__admin_show(cx, &rs, names, NCOLS, err) != DB_OK) {
-        return DB_ERR;
-    }
-    if (cx->describe) {
-        return plan__rs_send(cx, &rs, st, 0, sink, err);
+    bool sent;
+    int rc = plan__admin_show(cx, st, sink, &rs, names, NCOLS, &sent, err);
+    if (rc != DB_OK || sent) {
+        return rc;
     }
     plan_server *srv = cx->s->srv;
     uint64_t ntablets = 0, used = 0;
@@ -264,11 +263,10 @@ show_frontends(plan_ectx *cx, const plan_stmt *st, const cfg *c, const plan_sink
                                         "CurrentConnected"};
     enum { NCOLS = sizeof names / sizeof names[0] };
     plan_rowset rs;
-    if (plan__admin_show(cx, &rs, names, NCOLS, err) != DB_OK) {
-        return DB_ERR;
-    }
-    if (cx->describe) {
-        return plan__rs_send(cx, &rs, st, 0, sink, err);
+    bool sent;
+    int rc = plan__admin_show(cx, st, sink, &rs, names, NCOLS, &sent, err);
+    if (rc != DB_OK || sent) {
+        return rc;
     }
     plan_server *srv = cx->s->srv;
     uint64_t journal = 0;
@@ -670,11 +668,10 @@ show_tablet(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error 
                                         "IsSync", "Order",     "QueryHits",     "DetailCmd"};
     enum { NCOLS = sizeof names / sizeof names[0] };
     plan_rowset rs;
-    if (plan__admin_show(cx, &rs, names, NCOLS, err) != DB_OK) {
-        return DB_ERR;
-    }
-    if (cx->describe) {
-        return plan__rs_send(cx, &rs, st, 0, sink, err);
+    bool sent;
+    int rc = plan__admin_show(cx, st, sink, &rs, names, NCOLS, &sent, err);
+    if (rc != DB_OK || sent) {
+        return rc;
     }
     plan_server *srv = cx->s->srv;
     unsigned long long id = strtoull(st->ddl->name, NULL, 10);
