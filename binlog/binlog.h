@@ -94,6 +94,14 @@ typedef bool (*bl_dead_fn)(void *ctx, uint64_t tablet_id);
 int bl_log_cleanup(bl_log *L, bl_expire_fn expire, bl_dead_fn dead, void *ctx, size_t *npurged,
                    db_error *err);
 
+/* The retention rule over the catalog (bl_gc.c), scheduled by server/: each table's records
+ * older than its binlog.ttl_seconds (measured on the TSO clock: now_ms is wall time in ms, as
+ * Doris compares with the current TSO's physical part) and every record of a dropped
+ * partition are removed through bl_log_cleanup. paused (be.conf disable_auto_compaction)
+ * keeps every live table's records; a table's own disable_auto_compaction pauses it alone.
+ * Worker threads. */
+int bl_gc(bl_log *L, cat_meta *m, uint64_t now_ms, bool paused, size_t *npurged, db_error *err);
+
 /* ---- reading raw records (bl_scan.c) ---- */
 
 /* One batch of raw rows of one binlog segment file, in LSN order (op BL_OP_NONE rows are no

@@ -298,7 +298,7 @@ hist_rows(op_binlog *b, const plan_batch *hb)
                 break;
             }
         }
-        int64_t part = hb->cols[tb->ncols].i[r] >> 16; /* the tablet id column */
+        int64_t part = stor_tablet_partition_of((uint64_t)hb->cols[tb->ncols].i[r]); /* tablet id */
         uint64_t seq = 0;
         for (uint32_t i = 0; i < b->nhist; i++) {
             if (b->hist_parts[i] == part) {
@@ -1129,7 +1129,7 @@ plan__time_travel_partitions(plan_op *op, const bool *ok)
     op_undo *u = (op_undo *)op;
     uint32_t k = 0;
     for (uint32_t i = 0; i < u->ntablets; i++) {
-        int64_t part = (int64_t)(u->tablets[i] >> 16);
+        int64_t part = stor_tablet_partition_of(u->tablets[i]);
         for (uint32_t p = 0; p < u->tbl->nparts; p++) {
             if (u->tbl->parts[p].id == part && ok[p]) {
                 u->tablets[k++] = u->tablets[i];

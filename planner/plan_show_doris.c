@@ -658,8 +658,9 @@ show_data(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *e
 /* ---- SHOW TABLET id ---- */
 
 /* SHOW TABLET id (Doris 2.1, ADMIN): where the tablet belongs. A tablet id is its partition id
- * shifted left 16 bits plus the bucket (stor_tablet_id_of); the base index's id is shown as the
- * table id. An id no partition owns gives Doris's row: NULL names, -1 ids, IsSync false. */
+ * and bucket (stor_tablet_id_of, decoded by stor_tablet_partition_of / _bucket_of); the base
+ * index's id is shown as the table id. An id no partition owns gives Doris's row: NULL names, -1
+ * ids, IsSync false. */
 static int
 show_tablet(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
 {
@@ -675,8 +676,8 @@ show_tablet(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error 
     }
     plan_server *srv = cx->s->srv;
     unsigned long long id = strtoull(st->ddl->name, NULL, 10);
-    int64_t part_id = (int64_t)(id >> 16);
-    int32_t bucket = (int32_t)(id & 0xFFFFu);
+    int64_t part_id = stor_tablet_partition_of(id);
+    int32_t bucket = (int32_t)stor_tablet_bucket_of(id);
     const char *row[NCOLS] = {
             NULL, NULL, NULL,
             NULL, "-1", "-1",

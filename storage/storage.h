@@ -694,6 +694,39 @@ stor_tablet_id_of(int64_t partition_id, uint32_t bucket)
     return ((uint64_t)partition_id << 16) | (bucket & 0xFFFFu);
 }
 
+/* The inverses of stor_tablet_id_of: the catalog partition id and the bucket of a tablet id
+ * (the only place that knows the layout besides stor_tablet_id_of). */
+static inline int64_t
+stor_tablet_partition_of(uint64_t tablet_id)
+{
+    return (int64_t)(tablet_id >> 16);
+}
+
+static inline uint32_t
+stor_tablet_bucket_of(uint64_t tablet_id)
+{
+    return (uint32_t)(tablet_id & 0xFFFFu);
+}
+
+/* ---- catalog-driven maintenance (stor_gc.c): the rules, scheduled by server/ ---- */
+
+/* Drop every tablet whose partition belongs to no live table and no table in the recycle bin
+ * (dropped tables and partitions, TRUNCATE's old partitions, tables erased from the bin), one
+ * drop record for all of them. *ndropped (may be NULL) gets how many. Blocks on the edit log
+ * and file I/O: a worker thread. */
+int stor_gc_tablets(stor_engine *e, cat_meta *m, size_t *ndropped, db_error *err);
+
+/* The catalog view of background compaction: stor_catalog_compaction_allow is a
+ * stor_compact_allow_fn whose ctx is a stor_catalog_ctx (owned by the caller, alive while the
+ * compaction thread runs). A tablet is compacted when its partition belongs to a live table
+ * without the property disable_auto_compaction; the table's delete-sign column is handed to
+ * the tablet on the way (stor_tablet_set_delete_sign_uid). */
+typedef struct stor_catalog_ctx {
+    stor_engine *engine;
+    cat_meta *meta;
+} stor_catalog_ctx;
+bool stor_catalog_compaction_allow(void *ctx, uint64_t tablet_id);
+
 /* What storage needs of a table, copied out of the catalog (so no catalog lock is held while
  * writing or scanning). Built by stor_schema_from_table in an arena. */
 typedef struct stor_schema {
