@@ -76,7 +76,7 @@ bool
 plan__is_admin(plan_session *s)
 {
     cat_meta *m = s->srv->meta;
-    if (m == NULL || is_root(s)) {
+    if (is_root(s)) {
         return true;
     }
     return (cat_users_privs(cat_meta_users(m), s->user, s->account_host, "*", "*") &
@@ -480,9 +480,6 @@ plan__exec_dcl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
 {
     const plan_dcl *d = st->dcl;
     cat_meta *m = cx->s->srv->meta;
-    if (m == NULL) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "users without a catalog");
-    }
     if (cx->describe) {
         /* plan_prepare: only the SHOW statements announce columns. */
         if (d->kind == PLAN_DCL_SHOW_GRANTS) {

@@ -792,9 +792,6 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
 {
     cat_meta *m = cx->s->srv->meta;
     memset(out, 0, sizeof *out);
-    if (m == NULL) {
-        return db_error_set(err, ER_NO_SUCH_TABLE, db, name);
-    }
     const cat_catalog *c = cat_meta_read_begin(m);
     const cat_db *d = cat_db_find(c, db);
     const cat_table *t = d ? cat_table_find(d, name) : NULL;
@@ -1283,7 +1280,7 @@ default_cell(plan_ectx *cx, const plan_tbl *t, uint32_t ci, plan_scell *out, db_
     if ((int32_t)ci == t->delete_sign_col || (int32_t)ci == t->commit_tso_col) {
         return DB_OK; /* 0 */
     }
-    if (c->auto_inc && cx->s->srv->meta != NULL) {
+    if (c->auto_inc) {
         return autoinc_cell(cx, t, c, out, err);
     }
     if (c->default_is_expr && c->default_text) {
@@ -1311,7 +1308,7 @@ default_cell(plan_ectx *cx, const plan_tbl *t, uint32_t ci, plan_scell *out, db_
 static int
 need_engine(plan_ectx *cx, db_error *err)
 {
-    if (cx->s->srv->engine == NULL || cx->s->srv->meta == NULL) {
+    if (cx->s->srv->engine == NULL) {
         return db_error_set(err, ER_NOT_SUPPORTED_YET, "table data without a storage engine");
     }
     return DB_OK;

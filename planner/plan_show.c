@@ -192,9 +192,6 @@ table_of(plan_ectx *cx, const plan_ddl *d, const char **dbname, const cat_catalo
     if (!db) {
         return db_error_set(err, ER_NO_DB_ERROR);
     }
-    if (!srv->meta) {
-        return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
-    }
     /* Describing a table needs a privilege on it (any; reported as SELECT, as MySQL does). */
     if (plan__check_priv(cx, CAT_PRIV_ALL, db, d->name, err) != DB_OK) {
         return DB_ERR;
@@ -228,16 +225,14 @@ show_create_db(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
     }
     buf b;
     buf_init(&b);
-    const cat_catalog *c = srv->meta ? cat_meta_read_begin(srv->meta) : NULL;
-    const cat_db *cdb = c ? cat_db_find(c, canon) : NULL;
+    const cat_catalog *c = cat_meta_read_begin(srv->meta);
+    const cat_db *cdb = cat_db_find(c, canon);
     if (cdb && !cdb->is_system) {
         cat_show_create_database(cdb, &b);
     } else {
         buf_printf(&b, "CREATE DATABASE `%s`", canon);
     }
-    if (c) {
-        cat_meta_read_end(srv->meta);
-    }
+    cat_meta_read_end(srv->meta);
     const char *row[2] = {canon, arena_strndup(cx->a, (const char *)b.data, b.len)};
     buf_destroy(&b);
     plan__rs_add(cx->a, &rs, row);
@@ -758,9 +753,6 @@ int
 plan__current_tso(plan_session *s, int64_t *out, db_error *err)
 {
     cat_meta *m = s->srv->meta;
-    if (m == NULL) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "current_tso() without a catalog");
-    }
     *out = (int64_t)cat_tso_current(cat_meta_tso(m));
     return DB_OK;
 }

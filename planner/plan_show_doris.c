@@ -269,12 +269,9 @@ show_frontends(plan_ectx *cx, const plan_stmt *st, const cfg *c, const plan_sink
         return rc;
     }
     plan_server *srv = cx->s->srv;
-    uint64_t journal = 0;
-    if (srv->meta != NULL) {
-        cat_editlog_stats ls;
-        cat_meta_log_stats(srv->meta, &ls);
-        journal = ls.next_seq > 0 ? ls.next_seq - 1 : 0;
-    }
+    cat_editlog_stats ls;
+    cat_meta_log_stats(srv->meta, &ls);
+    uint64_t journal = ls.next_seq > 0 ? ls.next_seq - 1 : 0;
     const char *host = node_host(c);
     /* Doris names a frontend host_editlogport_<ms when it was added>: here the start time. */
     const char *name = arena_sprintf(cx->a, "%s_%s_%lld", host, DORIS_EDIT_LOG_PORT,
@@ -483,7 +480,7 @@ show_data_all(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_erro
         return DB_ERR;
     }
     plan_server *srv = cx->s->srv;
-    if (cx->describe || srv->meta == NULL) {
+    if (cx->describe) {
         return plan__rs_send(cx, &rs, st, 0, sink, err);
     }
     const cat_catalog *c = cat_meta_read_begin(srv->meta);
@@ -574,31 +571,29 @@ show_data(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *e
     }
     data_row *rows = NULL;
     size_t n = 0;
-    if (srv->meta != NULL) {
-        const cat_catalog *c = cat_meta_read_begin(srv->meta);
-        const cat_db *cd = cat_db_find(c, canon);
-        size_t nt = cd != NULL ? cd->ntables : 0;
-        rows = arena_calloc(cx->a, nt ? nt : 1, sizeof *rows);
-        for (size_t i = 0; i < nt; i++) {
-            const cat_table *t = cd->tables[i];
-            if (one && strcmp(t->name, d->name) != 0) {
-                continue;
-            }
-            if (one && (t->view_sql != NULL || t->stream != NULL)) {
-                const char *name = arena_strdup(cx->a, t->name);
-                cat_meta_read_end(srv->meta);
-                return db_error_set(err, ER_DORIS,
-                                    arena_sprintf(cx->a, "Table '%s' is not an OLAP table", name));
-            }
-            if (t->view_sql != NULL || t->stream != NULL) {
-                continue;
-            }
-            rows[n].name = arena_strdup(cx->a, t->name);
-            rows[n].tablets = table_tablets(cx->a, t, &rows[n].ntablets);
-            n++;
+    const cat_catalog *c = cat_meta_read_begin(srv->meta);
+    const cat_db *cd = cat_db_find(c, canon);
+    size_t nt = cd != NULL ? cd->ntables : 0;
+    rows = arena_calloc(cx->a, nt ? nt : 1, sizeof *rows);
+    for (size_t i = 0; i < nt; i++) {
+        const cat_table *t = cd->tables[i];
+        if (one && strcmp(t->name, d->name) != 0) {
+            continue;
         }
-        cat_meta_read_end(srv->meta);
+        if (one && (t->view_sql != NULL || t->stream != NULL)) {
+            const char *name = arena_strdup(cx->a, t->name);
+            cat_meta_read_end(srv->meta);
+            return db_error_set(err, ER_DORIS,
+                                arena_sprintf(cx->a, "Table '%s' is not an OLAP table", name));
+        }
+        if (t->view_sql != NULL || t->stream != NULL) {
+            continue;
+        }
+        rows[n].name = arena_strdup(cx->a, t->name);
+        rows[n].tablets = table_tablets(cx->a, t, &rows[n].ntablets);
+        n++;
     }
+    cat_meta_read_end(srv->meta);
     if (one && n == 0) {
         return db_error_set(err, ER_NO_SUCH_TABLE, canon, d->name);
     }
@@ -683,8 +678,8 @@ show_tablet(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error 
             NULL, "-1", "-1",
             "-1", "-1", "false",
             "-1", "0",  arena_sprintf(cx->a, "SHOW PROC '/dbs/-1/-1/partitions/-1/-1/%llu';", id)};
-    const cat_catalog *c = srv->meta != NULL ? cat_meta_read_begin(srv->meta) : NULL;
-    for (size_t i = 0; c != NULL && i < cat_db_count(c) && row[0] == NULL; i++) {
+    const cat_catalog *c = cat_meta_read_begin(srv->meta);
+    for (size_t i = 0; i < cat_db_count(c) && row[0] == NULL; i++) {
         const cat_db *db = cat_db_at(c, i);
         for (size_t t = 0; t < db->ntables && row[0] == NULL; t++) {
             const cat_table *tb = db->tables[t];
@@ -711,9 +706,7 @@ show_tablet(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error 
             }
         }
     }
-    if (c != NULL) {
-        cat_meta_read_end(srv->meta);
-    }
+    cat_meta_read_end(srv->meta);
     plan__rs_add(cx->a, &rs, row);
     return plan__rs_send(cx, &rs, st, 0, sink, err);
 }

@@ -56,7 +56,7 @@ static int
 stream_find(plan_ectx *cx, const char *db, const char *name, stream_info *out)
 {
     cat_meta *m = cx->s->srv->meta;
-    if (m == NULL || db == NULL) {
+    if (db == NULL) {
         return -1;
     }
     const cat_catalog *c = cat_meta_read_begin(m);
@@ -610,9 +610,6 @@ plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
     plan_ddl *d = st->ddl;
     if (d->kind == PD_SHOW_STREAMS || d->kind == PD_SHOW_CREATE_STREAM ||
         d->kind == PD_SHOW_STREAM_STATUS) {
-        if (cx->s->srv->meta == NULL) {
-            return db_error_set(err, ER_NOT_SUPPORTED_YET, "streams without a catalog");
-        }
         int rc = d->kind == PD_SHOW_STREAMS         ? show_streams(cx, st, sink, err)
                  : d->kind == PD_SHOW_CREATE_STREAM ? show_create(cx, st, d, sink, err)
                                                     : show_status(cx, st, d, sink, err);
@@ -622,7 +619,7 @@ plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
     if (cx->describe) {
         return DB_OK;
     }
-    if (cx->s->srv->meta == NULL || cx->s->srv->streams == NULL) {
+    if (cx->s->srv->streams == NULL) {
         return db_error_set(err, ER_NOT_SUPPORTED_YET, "streams without storage");
     }
     switch (d->kind) {

@@ -123,8 +123,8 @@ typedef struct plan_server_init {
     const char *datadir;          /* @@datadir */
     const char *system_time_zone; /* @@system_time_zone, e.g. "UTC" */
     bool have_ssl;                /* @@have_ssl YES/DISABLED */
-    cat_meta *meta;               /* the durable catalog (databases, tables, users, TSO); NULL in
-                                     unit tests that need none */
+    cat_meta *meta;               /* the durable catalog (databases, tables, users, TSO);
+                                     required (unit tests open a real one in a temp dir) */
     stor_engine *engine;    /* table data; NULL in unit tests that need none (DML then fails) */
     bl_log *binlog;         /* Row Binlog records; NULL when engine is NULL */
     strm_state *streams;    /* Table Stream offsets; NULL when engine is NULL */

@@ -4,10 +4,17 @@
 
 #include <criterion/criterion.h>
 
+#include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "binlog/binlog.h"
+#include "catalog/catalog.h"
 #include "common/mem.h"
+#include "storage/storage.h"
+#include "stream/stream.h"
 
 static int sink_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err);
 static int sink_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err);
@@ -49,10 +56,52 @@ sink_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err)
     return DB_OK;
 }
 
+/* cat_meta_config.attach, as the server does it: storage, Row Binlog and streams register their
+ * records and image sections on the catalog's edit log before the replay. */
+static int
+attach_storage(void *ctx, cat_editlog *log, cat_meta *m, db_error *err)
+{
+    (void)m;
+    tx *t = ctx;
+    char path[128];
+    snprintf(path, sizeof path, "%s/storage", t->dir);
+    t->engine = stor_engine_new(path, log, err);
+    if (t->engine == NULL) {
+        return DB_ERR;
+    }
+    snprintf(path, sizeof path, "%s/storage/binlog", t->dir);
+    t->binlog = bl_log_new(path, t->engine, log, err);
+    if (t->binlog == NULL) {
+        return DB_ERR;
+    }
+    t->streams = strm_new(t->engine, log);
+    return DB_OK;
+}
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
 tx *
 tx_new_hooks(const plan_hooks *hooks)
 {
     tx *t = mem_calloc(1, sizeof *t);
+    snprintf(t->dir, sizeof t->dir, "/tmp/rivulet-plantest-XXXXXX");
+    cr_assert_not_null(mkdtemp(t->dir), "mkdtemp failed");
+    char meta_dir[128], storage_dir[128];
+    snprintf(meta_dir, sizeof meta_dir, "%s/meta", t->dir);
+    snprintf(storage_dir, sizeof storage_dir, "%s/storage", t->dir);
+    cr_assert_eq(mkdir(meta_dir, 0700), 0);
+    cr_assert_eq(mkdir(storage_dir, 0700), 0);
+    cat_meta_config mc = {.attach = attach_storage, .attach_ctx = t};
+    db_error err = {0};
+    t->meta = cat_meta_open(meta_dir, &mc, &err);
+    cr_assert_not_null(t->meta, "cat_meta_open: %s", err.msg);
     plan_server_init si;
     memset(&si, 0, sizeof si);
     si.version = "5.7.99-rivulet-test";
@@ -60,8 +109,12 @@ tx_new_hooks(const plan_hooks *hooks)
     si.port = 9030;
     si.max_connections = 100;
     si.max_allowed_packet = 16777216;
-    si.datadir = "/tmp/rivulet-test/";
+    si.datadir = t->dir;
     si.system_time_zone = "UTC";
+    si.meta = t->meta;
+    si.engine = t->engine;
+    si.binlog = t->binlog;
+    si.streams = t->streams;
     if (hooks) {
         si.hooks = *hooks;
     }
@@ -88,6 +141,12 @@ tx_free(tx *t)
 {
     plan_session_free(t->s);
     plan_server_free(t->srv);
+    stor_engine_stop_compaction(t->engine);
+    cat_meta_close(t->meta, false);
+    stor_engine_free(t->engine);
+    bl_log_free(t->binlog);
+    strm_free(t->streams);
+    nftw(t->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     arena_free(t->a);
     mem_free(t);
 }

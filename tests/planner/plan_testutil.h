@@ -13,6 +13,13 @@
 #define TX_MAX_CELLS 32768
 
 typedef struct tx {
+    /* A real catalog, storage engine, Row Binlog and stream state in a temporary directory
+     * (removed by tx_free): the planner is tested as the server runs it. */
+    char dir[64];
+    cat_meta *meta;
+    stor_engine *engine;
+    bl_log *binlog;
+    strm_state *streams;
     plan_server *srv;
     plan_session *s;
     arena *a;
@@ -27,7 +34,8 @@ typedef struct tx {
     char buf[1024];
 } tx;
 
-/* New fixture: server with default init (and optional hooks), session for user root@127.0.0.1. */
+/* New fixture: a catalog + storage in a fresh temporary directory, a server over them with
+ * default init (and optional hooks), a session for user root@127.0.0.1. */
 tx *tx_new(void);
 tx *tx_new_hooks(const plan_hooks *hooks);
 void tx_free(tx *t);

@@ -464,15 +464,22 @@ Test(plan_dcl, prepare_show_grants_describes_one_column)
 
 /* ---- without a catalog (the other planner tests) ---- */
 
-Test(plan_dcl_nocat, statements_need_a_catalog_and_checks_pass)
+Test(plan_dcl_fixture, unknown_accounts_fail_closed)
 {
     tx *t = tx_new();
-    cr_assert_eq(tx_err(t, "CREATE USER u"), 1235);
-    cr_assert_eq(tx_err(t, "SHOW GRANTS"), 1235);
     plan_ectx cx = {.s = t->s};
     db_error err = {0};
     db_error_clear(&err);
-    cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_SELECT, "d", "t", &err), DB_OK);
+    cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_SELECT, "d", "t", &err), DB_OK); /* root */
+    /* An account the catalog does not know has no privilege at all. */
+    plan_session_init si = {.conn_id = 9, .user = "nobody", .host = "h", .collation = 45};
+    plan_session *s2 = plan_session_new(t->srv, &si);
+    plan_ectx cx2 = {.s = s2};
+    db_error_clear(&err);
+    cr_assert_neq(plan__check_priv(&cx2, CAT_PRIV_SELECT, "d", "t", &err), DB_OK);
+    cr_assert_eq(err.code, 1142, "%d %s", err.code, err.msg);
+    cr_assert(!plan__is_admin(s2));
+    plan_session_free(s2);
     /* USER and friends stay usable as names. */
     cr_assert_str_eq(tx_one(t, "SELECT 1 AS user"), "1");
     cr_assert_str_eq(tx_one(t, "SELECT 2 AS users, 3 AS grants"), "2");
