@@ -34,6 +34,12 @@ cat_table_truncate(cat_catalog *c, cat_table *t, const char *const *names, size_
             t->parts[i].id = c->next_id++; /* I-S2: new ids only grow */
         }
     }
+    if (n == 0) { /* Doris: truncating the table drops its temporary partitions */
+        for (size_t i = 0; i < t->ntmp_parts; i++) {
+            cat__partition_destroy(&t->tmp_parts[i]);
+        }
+        t->ntmp_parts = 0;
+    }
     return DB_OK;
 }
 
@@ -54,7 +60,7 @@ cat_table_rename_partition(cat_table *t, const char *old_name, const char *new_n
     if (p == NULL) {
         return cat__doris(err, "Partition[%s] does not exists", old_name);
     }
-    if (cat_table_partition(t, new_name) != NULL) {
+    if (cat_table_partition(t, new_name) != NULL || cat_table_tmp_partition(t, new_name) != NULL) {
         return cat__doris(err, "Partition name[%s] is already used", new_name);
     }
     mem_free(p->name);
