@@ -398,6 +398,12 @@ cat__partition_from_def(const cat_table *t, const cat_partition *others, size_t 
         if (!p->upper_max && cat__part_value_cmp(&col->type, p->lower, p->upper) >= 0) {
             return cat__doris(err, "The lower values must smaller than upper values");
         }
+        if (strcmp(v, cat__type_min_text(&col->type)) == 0) {
+            /* [(type minimum), ...) is the MINVALUE partition: NULL goes there too */
+            mem_free(p->lower);
+            p->lower = NULL;
+            p->lower_min = true;
+        }
     } else {
         /* LESS THAN: the lower bound is the largest existing upper bound not above ours. */
         const cat_partition *best = NULL;

@@ -11,6 +11,13 @@ SELECT k, v FROM l ORDER BY k, v;
 SELECT k, v FROM l PARTITION (pn) ORDER BY v;
 SELECT k, v FROM l PARTITION (p1) ORDER BY k;
 SELECT v FROM l WHERE k IS NULL ORDER BY v;
+-- IS NULL reads the NULL partition only: one tablet, where the whole table is four
+-- @connection nulls
+SELECT v FROM ddl_pn.l WHERE k IS NULL ORDER BY v;
+SHOW STATUS LIKE 'Rivulet_scan_tablets';
+SELECT v FROM ddl_pn.l ORDER BY v;
+SHOW STATUS LIKE 'Rivulet_scan_tablets';
+-- @disconnect nulls
 SELECT v FROM l WHERE k IS NOT NULL ORDER BY v;
 SELECT v FROM l WHERE k = 3;
 SELECT v FROM l WHERE k < 3 ORDER BY v;
@@ -44,7 +51,13 @@ CREATE TABLE r (k INT NULL, v INT) DUPLICATE KEY(k) PARTITION BY RANGE(k) (PARTI
 INSERT INTO r VALUES (NULL, 1), (5, 2), (15, 3);
 SELECT k, v FROM r PARTITION (p1) ORDER BY v;
 SELECT k, v FROM r PARTITION (p2) ORDER BY v;
-SELECT v FROM r WHERE k IS NULL;
+-- @connection rnulls
+SELECT v FROM ddl_pn.r WHERE k IS NULL;
+SHOW STATUS LIKE 'Rivulet_scan_tablets';
+SELECT v FROM ddl_pn.r ORDER BY v;
+SHOW STATUS LIKE 'Rivulet_scan_tablets';
+-- @disconnect rnulls
+SELECT v FROM r WHERE k IS NULL AND k > 100;
 SELECT v FROM r WHERE k < 10 ORDER BY v;
 SELECT v FROM r WHERE k >= 10;
 -- RANGE whose lowest partition does not start at MINVALUE: NULL is refused
@@ -52,6 +65,10 @@ CREATE TABLE r2 (k INT NULL, v INT) DUPLICATE KEY(k) PARTITION BY RANGE(k) (PART
 INSERT INTO r2 VALUES (NULL, 1);
 INSERT INTO r2 VALUES (1, 1);
 SELECT k, v FROM r2;
+-- a FIXED partition from the type's minimum is the MINVALUE partition
+CREATE TABLE r4 (k INT NULL, v INT) DUPLICATE KEY(k) PARTITION BY RANGE(k) (PARTITION p1 VALUES [("-2147483648"), ("10"))) DISTRIBUTED BY HASH(k) BUCKETS 1;
+INSERT INTO r4 VALUES (NULL, 1);
+SELECT k, v FROM r4 PARTITION (p1);
 -- NULL is no RANGE bound
 CREATE TABLE r3 (k INT NULL) DUPLICATE KEY(k) PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (NULL)) DISTRIBUTED BY HASH(k) BUCKETS 1;
 -- TRUNCATE of the NULL partition (a new id) keeps it the NULL partition
