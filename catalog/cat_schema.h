@@ -486,6 +486,9 @@ int cat_table_rename_partition(cat_table *t, const char *old_name, const char *n
  * and accepted; a single-node server keeps none of them. DB_ERR: ER_DORIS. */
 int cat_table_modify_partition(cat_table *t, const char *name, const cat_prop *props, size_t nprops,
                                db_error *err);
+/* The partition properties of MODIFY PARTITION and ADD [TEMPORARY] PARTITION def ("k" = "v")
+ * checked, none kept. DB_ERR: ER_DORIS. */
+int cat_partition_props_check(const cat_prop *props, size_t nprops, db_error *err);
 /* ALTER TABLE MODIFY COLUMN def [AFTER c | FIRST]: the column keeps its uid and key-ness; its
  * type may widen as Doris allows (integers to wider integers, FLOAT to DOUBLE, VARCHAR(n) to
  * VARCHAR(m >= n) or STRING, CHAR(n) to CHAR/VARCHAR(m >= n), DECIMAL(p,s) to DECIMAL(q >= p,

@@ -394,7 +394,8 @@ alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd, d
         }
         return cat_table_rename(db, t, cmd->name, err);
     case CAT_ALTER_ADD_PARTITION:
-        if (cat_alter_check(t, cmd->op, err) != DB_OK) {
+        if (cat_alter_check(t, cmd->op, err) != DB_OK ||
+            cat_partition_props_check(cmd->props, cmd->nprops, err) != DB_OK) {
             return DB_ERR;
         }
         if (cmd->temp) {

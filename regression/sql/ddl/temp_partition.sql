@@ -68,6 +68,12 @@ ALTER TABLE t DROP TEMPORARY PARTITION IF EXISTS tp5;
 SELECT k FROM t TEMPORARY PARTITION (tp5);
 ALTER TABLE t ADD TEMPORARY PARTITION tp5 VALUES [("25"), ("30"));
 SELECT COUNT(*) FROM t TEMPORARY PARTITION (tp5);
+-- partition properties (Doris's manual example): checked, not kept
+ALTER TABLE t ADD TEMPORARY PARTITION tp6 VALUES LESS THAN ("40") ("replication_num" = "1") DISTRIBUTED BY HASH(k) BUCKETS 5;
+ALTER TABLE t ADD TEMPORARY PARTITION tp7 VALUES [("40"), ("50")) ("colour" = "red");
+ALTER TABLE t ADD PARTITION p4 VALUES LESS THAN ("40") ("storage_medium" = "tape");
+-- @mask_column 1 15
+SHOW TEMPORARY PARTITIONS FROM t;
 -- temporary partitions are gone with TRUNCATE TABLE; then schema changes work again
 ALTER TABLE t ADD TEMPORARY PARTITION tp4 VALUES [("100"), ("200"));
 TRUNCATE TABLE t;
