@@ -33,9 +33,7 @@ static int apply_other_props(create_ctx *x, db_error *err);
 static int check_unknown_props(create_ctx *x, db_error *err);
 static void add_hidden(cat_table *t, const char *name, cat_type type, bool nullable,
                        const char *def);
-static int partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p,
-                              db_error *err);
-static void range_text(const cat_table *t, const cat_partition *p, char *dst, size_t cap);
+/* (partition_from_def is cat__partition_from_def, cat_schema_int.h) */
 static int set_default_agg(cat_table *t, cat_column *c);
 
 /* ======================================================================================
@@ -99,6 +97,10 @@ like_table(create_ctx *x, cat_table **out, db_error *err)
     t->name = mem_strdup(r->name);
     t->id = 0;
     t->db_id = 0;
+    for (size_t i = 0; i < t->ntmp_parts; i++) { /* LIKE copies no temporary partition */
+        cat__partition_destroy(&t->tmp_parts[i]);
+    }
+    t->ntmp_parts = 0;
     for (size_t i = 0; i < t->nparts; i++) {
         t->parts[i].id = 0;
         if (t->part_type == CAT_PART_NONE) {
@@ -284,15 +286,12 @@ check_partition_column(create_ctx *x, const cat_column *col, db_error *err)
         cat__type_upper(&col->type, up, sizeof up);
         return cat__doris(err, "Complex type column can't be partition column: %s", up);
     }
-    if (x->req->part_type == CAT_PART_LIST && col->nullable) {
-        return cat__doris(err, "The list partition column must be NOT NULL");
-    }
     return DB_OK;
 }
 
 /* Doris Range.toString over partition keys: "[types: [INT]; keys: [10]; ..types: ...)". */
-static void
-range_text(const cat_table *t, const cat_partition *p, char *dst, size_t cap)
+void
+cat__range_text(const cat_table *t, const cat_partition *p, char *dst, size_t cap)
 {
     const cat_column *c = cat_table_column_uid(t, t->part_col_uid);
     char up[64];
@@ -319,9 +318,10 @@ bound_cmp(const cat_type *ty, const char *a, bool a_inf, int a_sign, const char 
 }
 
 /* Builds partition p of t from definition d; checks values, range order, overlaps and list
- * conflicts against the partitions t already has. */
-static int
-partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p, db_error *err)
+ * conflicts against others[0..nothers) (the formal partitions, or the temporary ones). */
+int
+cat__partition_from_def(const cat_table *t, const cat_partition *others, size_t nothers,
+                        const cat_partition_def *d, cat_partition *p, db_error *err)
 {
     const cat_column *col = cat_table_column_uid(t, t->part_col_uid);
     char v[256];
@@ -336,16 +336,34 @@ partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p, d
     if (t->part_type == CAT_PART_LIST) {
         p->values = mem_calloc(d->nvalues ? d->nvalues : 1, sizeof *p->values);
         for (size_t i = 0; i < d->nvalues; i++) {
+            if (d->values[i] == NULL) { /* VALUES IN ((NULL)): Doris #31613 */
+                if (!col->nullable) {
+                    return cat__doris(err, "Can't have null partition is for NOT NULL partition "
+                                           "column in partition expr's index 0");
+                }
+                const char *owner = p->has_null ? d->name : NULL;
+                for (size_t j = 0; owner == NULL && j < nothers; j++) {
+                    owner = others[j].has_null ? others[j].name : NULL;
+                }
+                if (owner != NULL) {
+                    return cat__doris(err,
+                                      "The partition key[(NULL)] in partition item[%s] is "
+                                      "conflict with current partitionKeys[%s]",
+                                      d->name, owner);
+                }
+                p->has_null = true;
+                continue;
+            }
             if (cat__part_value_normalize(&col->type, d->values[i], v, sizeof v, err) != DB_OK) {
                 return DB_ERR;
             }
-            for (size_t j = 0; j < t->nparts; j++) {
-                for (size_t k = 0; k < t->parts[j].nvalues; k++) {
-                    if (cat__part_value_cmp(&col->type, t->parts[j].values[k], v) == 0) {
+            for (size_t j = 0; j < nothers; j++) {
+                for (size_t k = 0; k < others[j].nvalues; k++) {
+                    if (cat__part_value_cmp(&col->type, others[j].values[k], v) == 0) {
                         return cat__doris(err,
                                           "The partition key[(\"%s\")] in partition item[%s] is "
                                           "conflict with current partitionKeys[%s]",
-                                          v, d->name, t->parts[j].name);
+                                          v, d->name, others[j].name);
                     }
                 }
             }
@@ -363,6 +381,9 @@ partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p, d
     }
     /* RANGE */
     p->upper_max = d->upper_max;
+    if ((!d->upper_max && d->upper == NULL) || (d->kind == CAT_PDEF_FIXED && d->lower == NULL)) {
+        return cat__doris(err, "Can't create partition for NULL Range");
+    }
     if (!d->upper_max) {
         if (cat__part_value_normalize(&col->type, d->upper, v, sizeof v, err) != DB_OK) {
             return DB_ERR;
@@ -377,11 +398,17 @@ partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p, d
         if (!p->upper_max && cat__part_value_cmp(&col->type, p->lower, p->upper) >= 0) {
             return cat__doris(err, "The lower values must smaller than upper values");
         }
+        if (strcmp(v, cat__type_min_text(&col->type)) == 0) {
+            /* [(type minimum), ...) is the MINVALUE partition: NULL goes there too */
+            mem_free(p->lower);
+            p->lower = NULL;
+            p->lower_min = true;
+        }
     } else {
         /* LESS THAN: the lower bound is the largest existing upper bound not above ours. */
         const cat_partition *best = NULL;
-        for (size_t i = 0; i < t->nparts; i++) {
-            const cat_partition *q = &t->parts[i];
+        for (size_t i = 0; i < nothers; i++) {
+            const cat_partition *q = &others[i];
             if (q->upper_max) {
                 continue;
             }
@@ -398,20 +425,20 @@ partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p, d
         if (!p->lower_min && !p->upper_max &&
             cat__part_value_cmp(&col->type, p->lower, p->upper) >= 0) {
             char a[512];
-            range_text(t, p, a, sizeof a);
+            cat__range_text(t, p, a, sizeof a);
             return cat__doris(err, "Range %s is intersected with range: %s", a, a);
         }
     }
-    for (size_t i = 0; i < t->nparts; i++) {
-        const cat_partition *q = &t->parts[i];
+    for (size_t i = 0; i < nothers; i++) {
+        const cat_partition *q = &others[i];
         /* [p.lo, p.hi) and [q.lo, q.hi) overlap iff p.lo < q.hi && q.lo < p.hi. */
         bool a = bound_cmp(&col->type, p->lower, p->lower_min, -1, q->upper, q->upper_max, 1) < 0;
         bool b = bound_cmp(&col->type, q->lower, q->lower_min, -1, p->upper, p->upper_max, 1) < 0;
         if (a && b) {
             char pa[512];
             char qa[512];
-            range_text(t, p, pa, sizeof pa);
-            range_text(t, q, qa, sizeof qa);
+            cat__range_text(t, p, pa, sizeof pa);
+            cat__range_text(t, q, qa, sizeof qa);
             return cat__doris(err, "Range %s is intersected with range: %s", pa, qa);
         }
     }
@@ -472,7 +499,7 @@ build_partitions(create_ctx *x, db_error *err)
     t->parts = mem_calloc(r->nparts ? r->nparts : 1, sizeof *t->parts);
     for (size_t i = 0; i < r->nparts; i++) {
         cat_partition p;
-        if (partition_from_def(t, &r->parts[i], &p, err) != DB_OK) {
+        if (cat__partition_from_def(t, t->parts, t->nparts, &r->parts[i], &p, err) != DB_OK) {
             cat__partition_destroy(&p);
             return DB_ERR;
         }
@@ -1042,11 +1069,12 @@ cat_table_add_partition(cat_catalog *c, cat_table *t, const cat_partition_def *d
         return cat__doris(err, "Only support adding partition to range and list partitioned "
                                "table");
     }
-    if (cat_table_partition(t, def->name) != NULL) {
+    if (cat_table_partition(t, def->name) != NULL ||
+        cat_table_tmp_partition(t, def->name) != NULL) {
         return cat__doris(err, "Duplicate partition name %s", def->name);
     }
     cat_partition p;
-    if (partition_from_def(t, def, &p, err) != DB_OK) {
+    if (cat__partition_from_def(t, t->parts, t->nparts, def, &p, err) != DB_OK) {
         cat__partition_destroy(&p);
         return DB_ERR;
     }

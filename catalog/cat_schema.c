@@ -472,8 +472,12 @@ cat_table_free(cat_table *t)
     for (size_t i = 0; i < t->nparts; i++) {
         cat__partition_destroy(&t->parts[i]);
     }
+    for (size_t i = 0; i < t->ntmp_parts; i++) {
+        cat__partition_destroy(&t->tmp_parts[i]);
+    }
     mem_free(t->cols);
     mem_free(t->parts);
+    mem_free(t->tmp_parts);
     mem_free(t->cluster_uids);
     mem_free(t->dist_uids);
     mem_free(t->name);
@@ -542,6 +546,10 @@ cat_table_clone(const cat_table *t)
     n->parts = mem_calloc(t->nparts ? t->nparts : 1, sizeof *n->parts);
     for (size_t i = 0; i < t->nparts; i++) {
         cat__partition_copy(&n->parts[i], &t->parts[i]);
+    }
+    n->tmp_parts = mem_calloc(t->ntmp_parts ? t->ntmp_parts : 1, sizeof *n->tmp_parts);
+    for (size_t i = 0; i < t->ntmp_parts; i++) {
+        cat__partition_copy(&n->tmp_parts[i], &t->tmp_parts[i]);
     }
     n->cluster_uids = mem_calloc(t->ncluster ? t->ncluster : 1, sizeof *n->cluster_uids);
     if (t->ncluster) {
@@ -871,6 +879,9 @@ cat_table_install(cat_catalog *c, cat_table *t, db_error *err)
     cat_catalog_bump_id(c, t->id + 1);
     for (size_t i = 0; i < t->nparts; i++) {
         cat_catalog_bump_id(c, t->parts[i].id + 1);
+    }
+    for (size_t i = 0; i < t->ntmp_parts; i++) {
+        cat_catalog_bump_id(c, t->tmp_parts[i].id + 1);
     }
     table_push(db, t);
     return DB_OK;

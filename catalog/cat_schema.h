@@ -195,6 +195,7 @@ typedef struct cat_partition {
     char *upper;     /* RANGE: upper bound text, NULL when upper_max */
     char **values;   /* LIST: values, heap */
     size_t nvalues;
+    bool has_null; /* LIST: NULL is one of its values (VALUES IN ((NULL))), not in values */
 } cat_partition;
 
 /* Table Streams (stream/, seed 000): a stream is an object of the table namespace that names
@@ -243,6 +244,9 @@ typedef struct cat_table {
     int32_t part_col_uid; /* RANGE / LIST column; -1 for NONE */
     cat_partition *parts;
     size_t nparts;
+    cat_partition *tmp_parts; /* temporary partitions (cat_tmp_part.c): not read, written or
+                                 shown unless named; ids from the same counter */
+    size_t ntmp_parts;
     bool dist_random;   /* DISTRIBUTED BY RANDOM */
     bool buckets_auto;  /* BUCKETS AUTO */
     int32_t buckets;    /* default bucket count of new partitions */
@@ -342,7 +346,7 @@ typedef struct cat_partition_def {
     bool upper_max;      /* LESS THAN MAXVALUE, or [(lo), (MAXVALUE)) */
     const char *lower;   /* FIXED only */
     const char *upper;   /* LESS_THAN / FIXED, unless upper_max */
-    const char **values; /* IN */
+    const char **values; /* IN; a NULL entry is the NULL value (VALUES IN ((NULL))) */
     size_t nvalues;
     int32_t buckets; /* 0 = the table's */
 } cat_partition_def;
@@ -482,6 +486,9 @@ int cat_table_rename_partition(cat_table *t, const char *old_name, const char *n
  * and accepted; a single-node server keeps none of them. DB_ERR: ER_DORIS. */
 int cat_table_modify_partition(cat_table *t, const char *name, const cat_prop *props, size_t nprops,
                                db_error *err);
+/* The partition properties of MODIFY PARTITION and ADD [TEMPORARY] PARTITION def ("k" = "v")
+ * checked, none kept. DB_ERR: ER_DORIS. */
+int cat_partition_props_check(const cat_prop *props, size_t nprops, db_error *err);
 /* ALTER TABLE MODIFY COLUMN def [AFTER c | FIRST]: the column keeps its uid and key-ness; its
  * type may widen as Doris allows (integers to wider integers, FLOAT to DOUBLE, VARCHAR(n) to
  * VARCHAR(m >= n) or STRING, CHAR(n) to CHAR/VARCHAR(m >= n), DECIMAL(p,s) to DECIMAL(q >= p,
@@ -502,6 +509,28 @@ int cat_table_replace_with(cat_db *db, const char *name, const char *other, bool
                            int64_t *dropped_id, db_error *err);
 /* Parses the "swap" property of REPLACE WITH TABLE (default true). DB_ERR: ER_DORIS. */
 int cat_replace_swap_prop(const cat_prop *props, size_t nprops, bool *swap, db_error *err);
+
+/* ---- cat_tmp_part.c: temporary partitions (Doris "Temporary Partition") ---- */
+
+/* ALTER TABLE ADD TEMPORARY PARTITION def: the name may be neither a formal nor a temporary
+ * partition's; the range / values may overlap formal partitions but not other temporary ones.
+ * The id comes from c. DB_ERR: ER_DORIS. */
+int cat_table_add_tmp_partition(cat_catalog *c, cat_table *t, const cat_partition_def *def,
+                                db_error *err);
+/* ALTER TABLE DROP TEMPORARY PARTITION [IF EXISTS] name. DB_ERR: ER_DORIS. */
+int cat_table_drop_tmp_partition(cat_table *t, const char *name, bool if_exists, db_error *err);
+/* Temporary partition by name (case-insensitive). Borrowed; NULL when absent. */
+cat_partition *cat_table_tmp_partition(const cat_table *t, const char *name);
+/* ALTER TABLE REPLACE PARTITION (names) WITH TEMPORARY PARTITION (tmp) [PROPERTIES
+ * ("strict_range" = .., "use_temp_partition_name" = ..)]: the formal partitions leave the table
+ * (their data with them), the temporary ones become formal with their ids (streams read them
+ * from the beginning, DORIS_SEMANTICS.md §2.9); without use_temp_partition_name and with as many
+ * of each, the i-th keeps the i-th replaced name. strict_range (default true): the union of the
+ * replaced ranges (LIST: the set of values) equals the temporary ones'; otherwise the new ones
+ * may not overlap the formal partitions that stay. Nothing changes on error. DB_ERR: ER_DORIS. */
+int cat_table_replace_partitions(cat_table *t, const char *const *names, size_t n,
+                                 const char *const *tmp, size_t ntmp, const cat_prop *props,
+                                 size_t nprops, db_error *err);
 
 /* ======================================================================================
  * SHOW
@@ -532,7 +561,8 @@ size_t cat_show_columns(const cat_table *t, bool show_hidden, cat_desc_row *rows
 /* SHOW PARTITIONS FROM t: the column names, in order (CAT_SHOW_PARTITIONS_NCOLS of them). */
 #define CAT_SHOW_PARTITIONS_NCOLS 22
 extern const char *const cat_show_partitions_columns[CAT_SHOW_PARTITIONS_NCOLS];
-/* Appends the text of each column of partition i as a NUL-separated list of
+/* Appends the text of each column of partition i (formal ones first: i >= t->nparts is
+ * temporary partition i - t->nparts) as a NUL-separated list of
  * CAT_SHOW_PARTITIONS_NCOLS strings to out; "\\N" stands for SQL NULL. The storage-owned
  * values (versions, sizes, row counts) are those of an empty partition until storage fills
  * them. */

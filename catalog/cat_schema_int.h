@@ -71,4 +71,16 @@ const char *cat__type_min_text(const cat_type *t);
 /* Compares two normalized partition values of type t (<0, 0, >0). */
 int cat__part_value_cmp(const cat_type *t, const char *a, const char *b);
 
+
+/* ---- partitions (cat_ddl.c) ---- */
+
+/* Partition p of t from definition d (values normalized, range order), checked against
+ * others[0..nothers) for overlapping ranges and conflicting list values; a LESS THAN lower
+ * bound is the largest upper bound among others below it. p is the caller's to destroy, also
+ * on error. DB_ERR: ER_DORIS. */
+int cat__partition_from_def(const cat_table *t, const cat_partition *others, size_t nothers,
+                            const cat_partition_def *d, cat_partition *p, db_error *err);
+/* Doris Range.toString of p's bounds: "[types: [INT]; keys: [10]; ..types: [INT]; ...)". */
+void cat__range_text(const cat_table *t, const cat_partition *p, char *dst, size_t cap);
+
 #endif /* CATALOG_CAT_SCHEMA_INT_H */

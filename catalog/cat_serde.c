@@ -40,6 +40,8 @@ enum {
     WP_UPPER_MAX = 1u << 1,
     WP_LOWER = 1u << 2,
     WP_UPPER = 1u << 3,
+    WP_NULL = 1u << 4, /* LIST: NULL is one of the values */
+    WP_TEMP = 1u << 5, /* a temporary partition (after the formal ones) */
 };
 
 typedef struct rd {
@@ -155,12 +157,16 @@ encode_table_body(const cat_table *t, buf *out)
         put_i32(out, t->dist_uids[i]);
     }
     put_props(out, &t->props);
-    buf_put_u32le(out, (uint32_t)t->nparts);
-    for (size_t i = 0; i < t->nparts; i++) {
-        const cat_partition *p = &t->parts[i];
+    /* Formal partitions, then the temporary ones flagged WP_TEMP (no version change: an older
+     * table has none). */
+    buf_put_u32le(out, (uint32_t)(t->nparts + t->ntmp_parts));
+    for (size_t i = 0; i < t->nparts + t->ntmp_parts; i++) {
+        bool tmp = i >= t->nparts;
+        const cat_partition *p = tmp ? &t->tmp_parts[i - t->nparts] : &t->parts[i];
         uint8_t f =
                 (uint8_t)((p->lower_min ? WP_LOWER_MIN : 0) | (p->upper_max ? WP_UPPER_MAX : 0) |
-                          (p->lower ? WP_LOWER : 0) | (p->upper ? WP_UPPER : 0));
+                          (p->lower ? WP_LOWER : 0) | (p->upper ? WP_UPPER : 0) |
+                          (p->has_null ? WP_NULL : 0) | (tmp ? WP_TEMP : 0));
         put_i64(out, p->id);
         put_str(out, p->name);
         put_i32(out, p->buckets);
@@ -396,12 +402,17 @@ decode_table_body(rd *r)
     get_props(r, &t->props);
     n = get_count(r);
     t->parts = mem_calloc(n ? n : 1, sizeof *t->parts);
+    t->tmp_parts = mem_calloc(n ? n : 1, sizeof *t->tmp_parts);
     for (uint32_t i = 0; i < n && r->bad == NULL; i++) {
-        cat_partition *p = &t->parts[t->nparts++];
-        p->id = get_i64(r);
-        p->name = get_str(r);
-        p->buckets = get_i32(r);
+        int64_t id = get_i64(r);
+        char *name = get_str(r);
+        int32_t buckets = get_i32(r);
         uint8_t f = get_u8(r);
+        cat_partition *p = (f & WP_TEMP) ? &t->tmp_parts[t->ntmp_parts++] : &t->parts[t->nparts++];
+        p->id = id;
+        p->name = name;
+        p->buckets = buckets;
+        p->has_null = f & WP_NULL;
         p->lower_min = f & WP_LOWER_MIN;
         p->upper_max = f & WP_UPPER_MAX;
         p->lower = (f & WP_LOWER) ? get_str(r) : NULL;
@@ -450,8 +461,8 @@ decode_table_body(rd *r)
             r->bad = "cluster key column missing";
         }
     }
-    for (size_t i = 0; i < t->nparts && r->bad == NULL; i++) {
-        const cat_partition *p = &t->parts[i];
+    for (size_t i = 0; i < t->nparts + t->ntmp_parts && r->bad == NULL; i++) {
+        const cat_partition *p = i < t->nparts ? &t->parts[i] : &t->tmp_parts[i - t->nparts];
         if (t->part_type == CAT_PART_RANGE &&
             ((!p->lower_min && p->lower == NULL) || (!p->upper_max && p->upper == NULL))) {
             r->bad = "range partition without bounds";

@@ -130,6 +130,9 @@ partitions_sql(const cat_table *t, buf *out)
             for (size_t j = 0; j < p->nvalues; j++) {
                 buf_printf(out, "%s\"%s\"", j ? "," : "", p->values[j]);
             }
+            if (p->has_null) {
+                buf_printf(out, "%sNULL", p->nvalues ? "," : "");
+            }
             buf_append_str(out, ")");
         }
     }
@@ -322,7 +325,7 @@ put_field(buf *out, const char *s)
 void
 cat_show_partition_row(const cat_table *t, size_t i, buf *out)
 {
-    const cat_partition *p = &t->parts[i];
+    const cat_partition *p = i < t->nparts ? &t->parts[i] : &t->tmp_parts[i - t->nparts];
     const cat_column *pc =
             t->part_type == CAT_PART_NONE ? NULL : cat_table_column_uid(t, t->part_col_uid);
     char tmp[1024];
@@ -351,6 +354,9 @@ cat_show_partition_row(const cat_table *t, size_t i, buf *out)
         buf_append_str(&b, "[");
         for (size_t j = 0; j < p->nvalues; j++) {
             buf_printf(&b, "%stypes: [%s]; keys: [%s]; ", j ? ", " : "", up, p->values[j]);
+        }
+        if (p->has_null) {
+            buf_printf(&b, "%stypes: [%s]; keys: [NULL]; ", p->nvalues ? ", " : "", up);
         }
         buf_append(&b, "]", 2);
         put_field(out, (const char *)b.data);

@@ -95,8 +95,20 @@ plan_stmt_table_parts(plan_parse *pp)
     plan_table_ref *t = &pp->stmt->tables[pp->stmt->ntables - 1];
     t->parts = pp->sel_parts;
     t->nparts = pp->nsel_parts;
+    t->temp_parts = pp->sel_temp;
     pp->sel_parts = NULL;
     pp->nsel_parts = pp->cap_sel_parts = 0;
+    pp->sel_temp = false;
+}
+
+void
+plan_stmt_temp_parts(plan_parse *pp)
+{
+    if (pp->nsel_parts > 0) {
+        pp->sel_temp = true; /* taken by plan_stmt_table_parts */
+    } else {
+        pp->stmt->dml_temp_parts = true;
+    }
 }
 
 /* ---- the operator ---- */

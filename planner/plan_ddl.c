@@ -353,6 +353,13 @@ exec_drop_table(plan_ectx *cx, plan_ddl *d, db_error *err)
 static int
 alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd, db_error *err)
 {
+    bool schema_change = cmd->op == CAT_ALTER_ADD_COLUMN || cmd->op == CAT_ALTER_DROP_COLUMN ||
+                         cmd->op == CAT_ALTER_MODIFY_COLUMN || cmd->op == CAT_ALTER_RENAME_COLUMN ||
+                         cmd->op == CAT_ALTER_REORDER_COLUMNS;
+    if (schema_change && t->ntmp_parts > 0) { /* Doris Alter.processAlterOlapTable */
+        return db_error_set(err, ER_DORIS,
+                            "Can not alter table when there are temp partitions in table");
+    }
     switch (cmd->op) {
     case CAT_ALTER_ADD_COLUMN: {
         const char *after = cmd->after;
@@ -376,15 +383,29 @@ alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd, d
         }
         return cat_table_rename(db, t, cmd->name, err);
     case CAT_ALTER_ADD_PARTITION:
-        if (cat_alter_check(t, cmd->op, err) != DB_OK) {
+        if (cat_alter_check(t, cmd->op, err) != DB_OK ||
+            cat_partition_props_check(cmd->props, cmd->nprops, err) != DB_OK) {
             return DB_ERR;
+        }
+        if (cmd->temp) {
+            return cat_table_add_tmp_partition(c, t, &cmd->part, err);
         }
         return cat_table_add_partition(c, t, &cmd->part, err);
     case CAT_ALTER_DROP_PARTITION:
         if (cat_alter_check(t, cmd->op, err) != DB_OK) {
             return DB_ERR;
         }
+        if (cmd->temp) {
+            return cat_table_drop_tmp_partition(t, cmd->name, cmd->if_exists, err);
+        }
         return cat_table_drop_partition(t, cmd->name, cmd->if_exists, err);
+    case CAT_ALTER_REPLACE_PARTITION: /* allowed on Row Binlog tables (seed 001) */
+        if (cat_alter_check(t, cmd->op, err) != DB_OK) {
+            return DB_ERR;
+        }
+        return cat_table_replace_partitions(t, cmd->names, cmd->nformal, cmd->names + cmd->nformal,
+                                            cmd->nnames - cmd->nformal, cmd->props, cmd->nprops,
+                                            err);
     case CAT_ALTER_SET_PROPERTIES:
         if (cat_alter_check(t, cmd->op, err) != DB_OK) {
             return DB_ERR;
@@ -428,7 +449,7 @@ alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd, d
         /* Only alone (exec_alter_table): it changes two tables in one record. */
         return db_error_set(err, ER_NOT_SUPPORTED_YET, "REPLACE WITH TABLE with other clauses");
     default:
-        /* BUILD INDEX, REPLACE PARTITION: a Row Binlog table refuses the forbidden ones with
+        /* BUILD INDEX: a Row Binlog table refuses the forbidden ones with
          * Doris's message first; the rest are not implemented yet. */
         if (cat_alter_check(t, cmd->op, err) != DB_OK) {
             return DB_ERR;

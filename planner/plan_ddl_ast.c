@@ -613,7 +613,16 @@ plan_ddl_value(plan_parse *pp, const plan_token *v, bool neg)
     d->vals = grow(pp->a, d->vals, d->nvals, &d->cap_vals, sizeof *d->vals);
     plan_part_value *pv = &d->vals[d->nvals++];
     pv->is_max = v == NULL;
-    pv->text = v ? tok_text(pp, v, neg) : NULL;
+    pv->is_null = v != NULL && v->type == TK_NULL;
+    pv->text = v && !pv->is_null ? tok_text(pp, v, neg) : NULL;
+}
+
+void
+plan_ddl_temp(plan_parse *pp)
+{
+    plan_ddl *d = ddl_of(pp);
+    d->temp = true;
+    d->temp_split = d->nnames;
 }
 
 void
@@ -747,6 +756,12 @@ plan_ddl_alter(plan_parse *pp, cat_alter_op op, const plan_token *n1, const plan
     d->pos_first = false;
     c->if_exists = d->if_exists;
     d->if_exists = false;
+    c->temp = d->temp;
+    d->temp = false;
+    if (op == CAT_ALTER_REPLACE_PARTITION) {
+        c->nformal = d->temp_split;
+        take_names(d, &c->names, &c->nnames);
+    }
     if (op == CAT_ALTER_ADD_PARTITION && d->nparts > 0) {
         c->part = d->parts[d->nparts - 1];
         d->nparts = 0;

@@ -78,14 +78,18 @@ typedef struct plan_alter_cmd {
     size_t nprops;
     const char *comment; /* MODIFY COMMENT / MODIFY COLUMN c COMMENT */
     const char *what;    /* statement text naming the clause in ER_NOT_SUPPORTED_YET */
-    const char **names;  /* ORDER BY (...) column names */
+    const char **names;  /* ORDER BY (...) column names; REPLACE PARTITION: the formal names,
+                            then the temporary ones (from nformal on) */
     size_t nnames;
+    size_t nformal; /* REPLACE PARTITION: how many of names are formal partitions */
+    bool temp;      /* ADD / DROP TEMPORARY PARTITION */
 } plan_alter_cmd;
 
 /* A value of a partition definition as written: text, or MAXVALUE. */
 typedef struct plan_part_value {
     const char *text;
     bool is_max;
+    bool is_null; /* NULL (a LIST value) */
 } plan_part_value;
 
 typedef struct plan_ddl {
@@ -121,6 +125,8 @@ typedef struct plan_ddl {
     size_t nprops, cap_props;
     const char *pos_after; /* pending AFTER c */
     bool pos_first;        /* pending FIRST */
+    bool temp;             /* plan_ddl_temp: pending for the next clause; SHOW TEMPORARY */
+    size_t temp_split;     /* names pending when TEMPORARY came (REPLACE PARTITION) */
     plan_alter_cmd *cmds;  /* ALTER TABLE clauses in order */
     size_t ncmds, cap_cmds;
     bool or_replace;      /* CREATE OR REPLACE VIEW */
@@ -236,6 +242,9 @@ void plan_ddl_colpos(plan_parse *pp, const plan_token *after, bool first);
  * n1, n2: the clause's identifiers or strings (see plan_alter_cmd). */
 void plan_ddl_alter(plan_parse *pp, cat_alter_op op, const plan_token *n1, const plan_token *n2,
                     const char *what);
+/* TEMPORARY: the next ALTER clause (ADD / DROP / REPLACE PARTITION) or SHOW PARTITIONS is about
+ * temporary partitions; the names collected so far are REPLACE's formal ones. */
+void plan_ddl_temp(plan_parse *pp);
 
 /* ---- execution (plan_ddl.c, plan_show.c) ---- */
 

@@ -787,6 +787,15 @@ plan__scell_cmp(const plan_tcol *c, const plan_scell *a, const plan_scell *b)
  * Tables
  * ====================================================================================== */
 
+void
+plan__tbl_use_temp(plan_tbl *t)
+{
+    t->parts = t->tmp_parts;
+    t->nparts = t->ntmp_parts;
+    t->tmp_parts = NULL;
+    t->ntmp_parts = 0;
+}
+
 int
 plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, db_error *err)
 {
@@ -890,7 +899,10 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
     }
     out->part_type = t->part_type;
     out->nparts = (uint32_t)t->nparts;
-    out->parts = arena_calloc(a, t->nparts ? t->nparts : 1, sizeof *out->parts);
+    out->ntmp_parts = (uint32_t)t->ntmp_parts;
+    size_t nall = t->nparts + t->ntmp_parts; /* formal ones, then temporary ones */
+    out->parts = arena_calloc(a, nall ? nall : 1, sizeof *out->parts);
+    out->tmp_parts = out->parts + t->nparts;
     out->dist_random = t->dist_random || t->ndist == 0;
     out->ndist = (uint32_t)t->ndist;
     out->dist = arena_calloc(a, t->ndist ? t->ndist : 1, sizeof *out->dist);
@@ -906,10 +918,11 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
         const char *lower, *upper;
         const char **values;
     } part_text;
-    part_text *pt = arena_calloc(a, t->nparts ? t->nparts : 1, sizeof *pt);
-    for (size_t p = 0; p < t->nparts; p++) {
-        const cat_partition *cp = &t->parts[p];
+    part_text *pt = arena_calloc(a, nall ? nall : 1, sizeof *pt);
+    for (size_t p = 0; p < nall; p++) {
+        const cat_partition *cp = p < t->nparts ? &t->parts[p] : &t->tmp_parts[p - t->nparts];
         plan_tpart *pp = &out->parts[p];
+        pp->has_null = cp->has_null;
         pp->id = cp->id;
         pp->name = arena_strdup(a, cp->name);
         pp->buckets = cp->buckets > 0 ? (uint32_t)cp->buckets : 1;
@@ -929,7 +942,7 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
     }
     if (out->part_col >= 0) {
         const plan_tcol *pc = &out->cols[out->part_col];
-        for (uint32_t p = 0; p < out->nparts; p++) {
+        for (uint32_t p = 0; p < out->nparts + out->ntmp_parts; p++) {
             plan_tpart *pp = &out->parts[p];
             if ((!pp->lower_min && conv_text(cx, pc, pt[p].lower, &pp->lower, err) != DB_OK) ||
                 (!pp->upper_max && conv_text(cx, pc, pt[p].upper, &pp->upper, err) != DB_OK)) {
@@ -937,9 +950,7 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
             }
             pp->values = arena_calloc(a, pp->nvalues ? pp->nvalues : 1, sizeof *pp->values);
             for (uint32_t k = 0; k < pp->nvalues; k++) {
-                if (strcasecmp(pt[p].values[k], "NULL") == 0) {
-                    pp->values[k].null = true;
-                } else if (conv_text(cx, pc, pt[p].values[k], &pp->values[k], err) != DB_OK) {
+                if (conv_text(cx, pc, pt[p].values[k], &pp->values[k], err) != DB_OK) {
                     return DB_ERR;
                 }
             }
@@ -1048,6 +1059,12 @@ route_part(const plan_tbl *t, const plan_scell *row)
                 return (int)p;
             }
         } else {
+            if (v->null) {
+                if (pp->has_null) {
+                    return (int)p; /* the VALUES IN ((NULL)) partition */
+                }
+                continue;
+            }
             for (uint32_t k = 0; k < pp->nvalues; k++) {
                 if (cell_cmp(c, &pp->values[k], v) == 0) {
                     return (int)p;
@@ -1631,6 +1648,9 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
     if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK || check_writable(&t, err) != DB_OK) {
         return DB_ERR;
     }
+    if (st->dml_temp_parts) { /* INSERT INTO t TEMPORARY PARTITION (tp, ...) */
+        plan__tbl_use_temp(&t);
+    }
     bool *given = arena_calloc(cx->a, t.ncols, sizeof(bool));
     uint32_t *targets = NULL, ntargets = 0;
     if (insert_targets(cx, st, &t, &targets, &ntargets, given, err) != DB_OK) {
@@ -1935,6 +1955,9 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK) {
         return DB_ERR;
     }
+    if (st->dml_temp_parts) { /* DELETE FROM t TEMPORARY PARTITION (tp, ...) */
+        plan__tbl_use_temp(&t);
+    }
     if (!is_delete && !(t.sc.keys == CAT_KEYS_UNIQUE && t.sc.mow)) {
         return db_error_set(err, ER_DORIS, "Only unique table could be updated.");
     }
@@ -2066,6 +2089,9 @@ exec_compact(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *er
     plan_tbl t;
     if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK || need_engine(cx, err) != DB_OK) {
         return DB_ERR;
+    }
+    if (st->dml_temp_parts) {
+        plan__tbl_use_temp(&t);
     }
     for (uint32_t i = 0; i < st->ndml_parts; i++) {
         bool found = false;

@@ -42,6 +42,7 @@ typedef struct plan_tpart {
     plan_scell lower, upper;   /* RANGE bounds (column storage form) */
     plan_scell *values;        /* LIST values */
     uint32_t nvalues;
+    bool has_null; /* LIST: NULL goes here (VALUES IN ((NULL))) */
 } plan_tpart;
 
 /* A table with data, copied out of the catalog at statement start (statement arena). */
@@ -56,6 +57,8 @@ typedef struct plan_tbl {
     int32_t part_col;  /* column index, -1 */
     uint32_t nparts;
     plan_tpart *parts;
+    uint32_t ntmp_parts; /* temporary partitions: read and written only when named */
+    plan_tpart *tmp_parts;
     bool dist_random;
     uint32_t *dist; /* HASH columns (indexes) */
     uint32_t ndist;
@@ -71,6 +74,9 @@ void plan__cat_xtype(const cat_type *t, bool nullable, plan_xtype *xt, plan_vkin
 /* Copy table db.name out of the catalog into *out (statement arena). ER_BAD_DB_ERROR,
  * ER_NO_SUCH_TABLE. Privileges are the caller's. */
 int plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, db_error *err);
+/* `t TEMPORARY PARTITION (...)`: from here on t's partitions are its temporary ones (scans,
+ * routing, PARTITION name lookups), its formal ones are out of sight. */
+void plan__tbl_use_temp(plan_tbl *t);
 
 /* The scan operator over every tablet of tbl (plan_scan.c): one output column per table
  * column (tbl->ncols, batch kinds from plan_tcol.vk), then with with_loc four PV_INT columns

@@ -233,6 +233,7 @@ typedef struct plan_table_ref {
     uint32_t nparams;
     const char **parts; /* t PARTITION (p1, p2): the partitions read; NULL = all */
     uint32_t nparts;
+    bool temp_parts; /* t TEMPORARY PARTITION (tp, ...): parts name temporary partitions */
 } plan_table_ref;
 
 typedef enum plan_join_type {
@@ -384,6 +385,7 @@ typedef struct plan_stmt {
     uint32_t ndml_rows, cap_dml_rows;
     const char **dml_parts;
     uint32_t ndml_parts, cap_dml_parts;
+    bool dml_temp_parts; /* TEMPORARY PARTITION (tp, ...): dml_parts are temporary ones */
     const char *label;
     /* The optimizer hint comment right after the first keyword (SELECT / INSERT / UPDATE /
      * DELETE): the text between its opening slash-star-plus and closing star-slash, or NULL.
@@ -455,6 +457,7 @@ typedef struct plan_parse {
     uint32_t ntvf, cap_tvf;
     const char **sel_parts; /* PARTITION (p, ...) of a FROM item being parsed */
     uint32_t nsel_parts, cap_sel_parts;
+    bool sel_temp; /* ... TEMPORARY PARTITION (...) */
 } plan_parse;
 
 /* Parse one statement of sql[0..len) into *stmt (allocated in a). ER_PARSE_ERROR,
@@ -652,6 +655,8 @@ void plan_stmt_scan_params(plan_parse *pp, const plan_token *at_fn);
 /* FROM t PARTITION (p, ...): one name; then the list goes to the table reference just added. */
 void plan_stmt_sel_part(plan_parse *pp, const plan_token *p);
 void plan_stmt_table_parts(plan_parse *pp);
+/* TEMPORARY PARTITION (...) of the FROM item being parsed, else of the DML target. */
+void plan_stmt_temp_parts(plan_parse *pp);
 void plan_stmt_using(plan_parse *pp, const plan_token *var);
 
 /* DCL statements (PS_DCL), built by the plan_dcl_* grammar actions (plan_dcl.c). */

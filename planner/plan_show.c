@@ -276,8 +276,10 @@ table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, bool is_strea
 {
     const plan_ddl *d = st->ddl;
     arena *a = cx->a;
-    if (d->kind == PD_SHOW_PARTITIONS) {
-        for (size_t i = 0; i < t->nparts; i++) {
+    if (d->kind == PD_SHOW_PARTITIONS) { /* SHOW TEMPORARY PARTITIONS: only those */
+        size_t from = d->temp ? t->nparts : 0;
+        size_t to = d->temp ? t->nparts + t->ntmp_parts : t->nparts;
+        for (size_t i = from; i < to; i++) {
             buf b;
             buf_init(&b);
             cat_show_partition_row(t, i, &b);
