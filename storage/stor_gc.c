@@ -57,11 +57,14 @@ stor_catalog_compaction_allow(void *ctx, uint64_t tablet_id)
     for (size_t d = 0; owner == NULL && d < cat_db_count(c); d++) {
         const cat_db *db = cat_db_at(c, d);
         for (size_t i = 0; owner == NULL && i < db->ntables; i++) {
-            for (size_t p = 0; p < db->tables[i]->nparts; p++) {
-                if (db->tables[i]->parts[p].id == part_id) {
-                    owner = db->tables[i];
-                    break;
-                }
+            const cat_table *t = db->tables[i];
+            for (size_t p = 0; owner == NULL && p < t->nparts; p++) {
+                owner = t->parts[p].id == part_id ? t : NULL;
+            }
+            /* Temporary partitions are written (INSERT ... TEMPORARY PARTITION) and compacted
+             * like formal ones. */
+            for (size_t p = 0; owner == NULL && p < t->ntmp_parts; p++) {
+                owner = t->tmp_parts[p].id == part_id ? t : NULL;
             }
         }
     }
