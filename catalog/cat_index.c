@@ -119,12 +119,15 @@ array_elem_id(const cat_type *t, bool *nested)
     static const struct {
         const char *prefix;
         uint8_t id;
-    } words[] = {{"array", CAT_T_ARRAY},      {"map", CAT_T_MAP},         {"json", CAT_T_JSON},
-                 {"variant", CAT_T_VARIANT},  {"boolean", CAT_T_BOOLEAN}, {"tinyint", CAT_T_TINYINT},
-                 {"smallint", CAT_T_SMALLINT}, {"largeint", CAT_T_LARGEINT}, {"bigint", CAT_T_BIGINT},
-                 {"int", CAT_T_INT},          {"float", CAT_T_FLOAT},     {"double", CAT_T_DOUBLE},
-                 {"decimal", CAT_T_DECIMAL},  {"char", CAT_T_CHAR},       {"varchar", CAT_T_VARCHAR},
-                 {"text", CAT_T_STRING},      {"string", CAT_T_STRING},   {"datetime", CAT_T_DATETIME},
+    } words[] = {{"array", CAT_T_ARRAY},       {"map", CAT_T_MAP},
+                 {"json", CAT_T_JSON},         {"variant", CAT_T_VARIANT},
+                 {"boolean", CAT_T_BOOLEAN},   {"tinyint", CAT_T_TINYINT},
+                 {"smallint", CAT_T_SMALLINT}, {"largeint", CAT_T_LARGEINT},
+                 {"bigint", CAT_T_BIGINT},     {"int", CAT_T_INT},
+                 {"float", CAT_T_FLOAT},       {"double", CAT_T_DOUBLE},
+                 {"decimal", CAT_T_DECIMAL},   {"char", CAT_T_CHAR},
+                 {"varchar", CAT_T_VARCHAR},   {"text", CAT_T_STRING},
+                 {"string", CAT_T_STRING},     {"datetime", CAT_T_DATETIME},
                  {"date", CAT_T_DATE}};
     *nested = false;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
@@ -238,7 +241,8 @@ check_inverted_props(const cat_props *p, db_error *err)
                                        "lower_case",
                                        "stopwords",
                                        NULL};
-    static const char *const parsers[] = {"none", "english", "unicode", "chinese", "standard", NULL};
+    static const char *const parsers[] = {"none",    "english",  "unicode",
+                                          "chinese", "standard", NULL};
     static const char *const modes[] = {"fine_grained", "coarse_grained", NULL};
     static const char *const bools[] = {"true", "false", NULL};
     for (size_t i = 0; i < p->n; i++) {
@@ -300,9 +304,8 @@ check_inverted_props(const cat_props *p, db_error *err)
                           lower);
     }
     if (stop != NULL && strcmp(stop, "none") != 0) {
-        return cat__doris(err,
-                          "Invalid inverted index 'stopWords' value: %s, stopWords must be none",
-                          stop);
+        return cat__doris(
+                err, "Invalid inverted index 'stopWords' value: %s, stopWords must be none", stop);
     }
     return DB_OK;
 }
@@ -564,7 +567,8 @@ cat_table_create_indexes(cat_table *t, const cat_index_def *defs, size_t n, db_e
 {
     for (size_t i = 0; i < n; i++) {
         cat_index ix;
-        if (validate_def(&defs[i], err) != DB_OK || build_index(t, &defs[i], true, &ix, err) != DB_OK) {
+        if (validate_def(&defs[i], err) != DB_OK ||
+            build_index(t, &defs[i], true, &ix, err) != DB_OK) {
             return DB_ERR;
         }
         append_list(t, &ix);
@@ -585,9 +589,8 @@ cat_table_create_indexes(cat_table *t, const cat_index_def *defs, size_t n, db_e
                 same = a->col_uids[k] == b->col_uids[k]; /* a list: the order counts */
             }
             if (same) {
-                return cat__doris(err,
-                                  "same index columns have multiple same type index is not "
-                                  "allowed.");
+                return cat__doris(err, "same index columns have multiple same type index is not "
+                                       "allowed.");
             }
         }
     }

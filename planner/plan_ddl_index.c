@@ -153,20 +153,20 @@ plan__show_index_rows(arena *a, const cat_table *t, plan_rowset *rs)
         /* ShowIndexCommand: Table, Non_unique, Key_name, Seq_in_index, Column_name (joined by
          * ","), Collation, Cardinality, Sub_part, Packed, Null, Index_type, Comment (NULL when
          * none was written), Properties. */
-        const char *row[] = {arena_strdup(a, t->name),
-                             "",
-                             arena_strdup(a, ix->name),
-                             "",
-                             arena_strndup(a, cols.data ? (const char *)cols.data : "", cols.len),
-                             "",
-                             "",
-                             "",
-                             "",
-                             "",
-                             cat_index_type_name(ix->type),
-                             ix->comment ? arena_strdup(a, ix->comment) : NULL,
-                             arena_strndup(a, props.data ? (const char *)props.data : "",
-                                           props.len)};
+        const char *row[] = {
+                arena_strdup(a, t->name),
+                "",
+                arena_strdup(a, ix->name),
+                "",
+                arena_strndup(a, cols.data ? (const char *)cols.data : "", cols.len),
+                "",
+                "",
+                "",
+                "",
+                "",
+                cat_index_type_name(ix->type),
+                ix->comment ? arena_strdup(a, ix->comment) : NULL,
+                arena_strndup(a, props.data ? (const char *)props.data : "", props.len)};
         plan__rs_add(a, rs, row);
         buf_destroy(&cols);
         buf_destroy(&props);
@@ -192,25 +192,25 @@ plan__index_statistics(plan_server *srv, arena *a, const char *db, const char *t
             }
             /* MySQL's STATISTICS: one row per column of a (non-unique) index; no collation,
              * cardinality, prefix or packing. */
-            plan_value row[] = {plan__v_str("def", 3),
-                                plan__v_str(arena_strdup(a, db), strlen(db)),
-                                plan__v_str(arena_strdup(a, t->name), strlen(t->name)),
-                                plan__v_int(1),
-                                plan__v_str(arena_strdup(a, db), strlen(db)),
-                                plan__v_str(arena_strdup(a, ix->name), strlen(ix->name)),
-                                plan__v_int((int64_t)j + 1),
-                                plan__v_str(arena_strdup(a, col->name), strlen(col->name)),
-                                plan__v_null(),
-                                plan__v_null(),
-                                plan__v_null(),
-                                plan__v_null(),
-                                plan__v_str(col->nullable ? "YES" : "", col->nullable ? 3 : 0),
-                                plan__v_str(cat_index_type_name(ix->type),
-                                            strlen(cat_index_type_name(ix->type))),
-                                plan__v_str("", 0),
-                                ix->comment ? plan__v_str(arena_strdup(a, ix->comment),
-                                                          strlen(ix->comment))
-                                            : plan__v_str("", 0)};
+            plan_value row[] = {
+                    plan__v_str("def", 3),
+                    plan__v_str(arena_strdup(a, db), strlen(db)),
+                    plan__v_str(arena_strdup(a, t->name), strlen(t->name)),
+                    plan__v_int(1),
+                    plan__v_str(arena_strdup(a, db), strlen(db)),
+                    plan__v_str(arena_strdup(a, ix->name), strlen(ix->name)),
+                    plan__v_int((int64_t)j + 1),
+                    plan__v_str(arena_strdup(a, col->name), strlen(col->name)),
+                    plan__v_null(),
+                    plan__v_null(),
+                    plan__v_null(),
+                    plan__v_null(),
+                    plan__v_str(col->nullable ? "YES" : "", col->nullable ? 3 : 0),
+                    plan__v_str(cat_index_type_name(ix->type),
+                                strlen(cat_index_type_name(ix->type))),
+                    plan__v_str("", 0),
+                    ix->comment ? plan__v_str(arena_strdup(a, ix->comment), strlen(ix->comment))
+                                : plan__v_str("", 0)};
             add(ctx, row);
         }
     }
