@@ -600,6 +600,7 @@ cmd ::= CREATE UNIQUE INDEX ddl_ifne ident_tok(N) ON ddl_tbl LP ddl_keyparts RP 
 cmd ::= DROP INDEX ddl_ife ident_tok(N) ON ddl_tbl. { plan_ddl_index(pp, &N, false); plan_ddl_begin(pp, PD_DROP_INDEX); }
 /* Doris: BUILD INDEX i ON t [PARTITION (p, ...)] (plan_ddl_index.c). */
 cmd ::= BUILD INDEX ident_tok(N) ON ddl_tbl ddl_trunc_parts. { plan_ddl_index(pp, &N, false); plan_ddl_begin(pp, PD_BUILD_INDEX); }
+cmd ::= SHOW BUILD INDEX show_from show_filter. { plan_ddl_begin(pp, PD_SHOW_BUILD_INDEX); }
 ddl_trunc_parts ::= .
 ddl_trunc_parts ::= PARTITION LP ddl_names RP.
 ddl_trunc_parts ::= PARTITIONS LP ddl_names RP.

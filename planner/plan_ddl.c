@@ -619,6 +619,7 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
     case PD_SHOW_TABLE_STATUS:
     case PD_SHOW_TABLETS:
     case PD_SHOW_INDEX:
+    case PD_SHOW_BUILD_INDEX:
         if (plan__show_ddl(cx, st, sink, err) != DB_OK) {
             return DB_ERR;
         }

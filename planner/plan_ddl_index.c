@@ -216,3 +216,30 @@ plan__index_statistics(plan_server *srv, arena *a, const char *db, const char *t
     }
     cat_meta_read_end(srv->meta);
 }
+
+int
+plan__show_build_index(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
+{
+    /* BuildIndexProcDir.TITLE_NAMES */
+    static const char *const names[] = {
+            "JobId",      "TableName",  "PartitionName", "AlterInvertedIndexes",
+            "CreateTime", "FinishTime", "TransactionId", "State",
+            "Msg",        "Progress"};
+    plan_rowset rs;
+    plan__rs_init(cx->a, &rs, names, sizeof names / sizeof names[0]);
+    if (!cx->describe) {
+        const char *db = st->name ? st->name : cx->s->db;
+        if (db == NULL) {
+            return db_error_set(err, ER_NO_DB_ERROR);
+        }
+        const char *canon;
+        if (!plan__db_exists(cx->s->srv, db, cx->a, &canon)) {
+            return db_error_set(err, ER_BAD_DB_ERROR, db);
+        }
+        if (!plan__can_see(cx->s, canon, NULL) &&
+            plan__check_priv(cx, CAT_PRIV_ALL, canon, NULL, err) != DB_OK) {
+            return DB_ERR; /* 1044, as SHOW TABLES */
+        }
+    }
+    return plan__rs_send(cx, &rs, st, 1, sink, err);
+}

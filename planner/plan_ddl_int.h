@@ -37,6 +37,7 @@ typedef enum plan_ddl_kind {
     PD_CREATE_INDEX,      /* CREATE [UNIQUE] INDEX i ON t (cols): Doris ones stored, not built */
     PD_DROP_INDEX,        /* DROP INDEX i ON t: a stored one is dropped */
     PD_BUILD_INDEX,       /* BUILD INDEX i ON t [PARTITION (names)]: partitions in idx_cols */
+    PD_SHOW_BUILD_INDEX,  /* SHOW BUILD INDEX [FROM db] [LIKE | WHERE]: db in plan_stmt.name */
     PD_CREATE_VIEW,       /* CREATE [OR REPLACE] VIEW v [(names)] AS select: view_sql */
     PD_DROP_VIEW,         /* DROP VIEW [IF EXISTS] v */
     PD_SHOW_CREATE_VIEW,  /* SHOW CREATE VIEW v */
@@ -166,6 +167,10 @@ int plan__alter_index(cat_table *t, const plan_alter_cmd *cmd, db_error *err);
 /* SHOW INDEX rows of t: Doris's 13 columns (ShowIndexCommand), one row per index. */
 struct plan_rowset;
 void plan__show_index_rows(arena *a, const cat_table *t, struct plan_rowset *rs);
+/* SHOW BUILD INDEX [FROM db]: Doris's build jobs; BUILD INDEX runs none (nothing is built), so
+ * the columns and no rows. */
+int plan__show_build_index(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
+                           db_error *err);
 /* information_schema.STATISTICS rows of the stored indexes of db.table (MySQL's 16 columns,
  * one row per indexed column), each passed to add(ctx, row). */
 typedef void (*plan_index_row_fn)(void *ctx, const plan_value *row);

@@ -654,6 +654,8 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
         return show_tablets(cx, st, sink, err);
     case PD_SHOW_INDEX:
         return show_index(cx, st, sink, err);
+    case PD_SHOW_BUILD_INDEX:
+        return plan__show_build_index(cx, st, sink, err); /* plan_ddl_index.c */
     case PD_SHOW_CREATE_TABLE:
         plan__rs_init(cx->a, &rs, create_names, 2);
         break;

@@ -232,8 +232,7 @@ Test(cat_index_meta, definitions_survive_reopen_from_log_and_from_image)
     table_req(&b, defs, false);
     cr_assert_eq(cat_meta_create_table(m, &b.r, &err), DB_OK, "%s", err.msg);
     cr_assert_eq(cat_meta_alter_table(m, "d", "t", add_k, NULL, &err), DB_OK, "%s", err.msg);
-    cr_assert_eq(cat_meta_alter_table(m, "d", "t", drop_named, "i_ng", &err), DB_OK, "%s",
-                 err.msg);
+    cr_assert_eq(cat_meta_alter_table(m, "d", "t", drop_named, "i_ng", &err), DB_OK, "%s", err.msg);
     cr_assert_eq(cat_meta_alter_table(m, "d", "t", rename_s, NULL, &err), DB_OK, "%s", err.msg);
     char *before = dump(m);
     cr_assert(strstr(before, "INDEX i_s (`name`) USING INVERTED COMMENT 'on s'") != NULL, "%s",

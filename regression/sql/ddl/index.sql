@@ -87,6 +87,10 @@ CREATE TABLE part (d DATE NOT NULL, s STRING, INDEX i_s (s) USING INVERTED) DUPL
 BUILD INDEX i_s ON part PARTITION (p1, p2);
 BUILD INDEX i_s ON part PARTITION (p9);
 ALTER TABLE part BUILD INDEX i_s;
+-- SHOW BUILD INDEX: no build jobs (BUILD INDEX builds nothing).
+SHOW BUILD INDEX;
+SHOW BUILD INDEX FROM ddl_idx WHERE TableName = 'part';
+SHOW BUILD INDEX FROM nope;
 -- Row Binlog tables: CREATE / DROP INDEX are light changes; BUILD INDEX is refused (E41).
 CREATE TABLE rb (k BIGINT, s VARCHAR(16)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1
 PROPERTIES ("enable_unique_key_merge_on_write" = "true", "binlog.enable" = "true", "binlog.format" = "ROW");
