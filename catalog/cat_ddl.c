@@ -836,7 +836,8 @@ cat_table_validate_create(const cat_catalog *c, const cat_create_table_req *req,
         goto out;
     }
     if (apply_binlog(&x, err) != DB_OK || apply_other_props(&x, err) != DB_OK ||
-        check_unknown_props(&x, err) != DB_OK) {
+        check_unknown_props(&x, err) != DB_OK ||
+        cat_table_create_indexes(x.t, req->indexes, req->nindexes, err) != DB_OK) {
         goto out;
     }
     if (cat_binlog_is_row(&x.t->binlog)) {
@@ -1008,6 +1009,7 @@ cat_table_drop_column(cat_table *t, const char *name, db_error *err)
     if (c->is_key) {
         t->nkeys--;
     }
+    cat__indexes_drop_column(t, c->uid);
     cat__column_destroy(c);
     memmove(&t->cols[pos], &t->cols[pos + 1], (t->ncols - pos - 1) * sizeof *t->cols);
     t->ncols--;

@@ -484,6 +484,10 @@ cat_table_free(cat_table *t)
     mem_free(t->comment);
     mem_free(t->view_sql);
     cat_stream_free(t->stream);
+    for (size_t i = 0; i < t->nindexes; i++) {
+        cat__index_destroy(&t->indexes[i]);
+    }
+    mem_free(t->indexes);
     cat_props_destroy(&t->props);
     mem_free(t);
 }
@@ -561,6 +565,10 @@ cat_table_clone(const cat_table *t)
     }
     cat_props_init(&n->props);
     cat_props_copy(&n->props, &t->props);
+    n->indexes = t->nindexes ? mem_calloc(t->nindexes, sizeof *n->indexes) : NULL;
+    for (size_t i = 0; i < t->nindexes; i++) {
+        cat__index_copy(&n->indexes[i], &t->indexes[i]);
+    }
     return n;
 }
 

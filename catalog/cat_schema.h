@@ -227,6 +227,24 @@ const char *cat_stream_type_name(uint8_t type);
 void cat_stream_free(cat_stream *s);
 cat_stream *cat_stream_clone(const cat_stream *s);
 
+/* A secondary index of a table (Doris INVERTED / BITMAP / NGRAM_BF; cat_index.c): the
+ * definition only, nothing is built (README.md §"Secondary indexes"). */
+typedef enum cat_index_type {
+    CAT_INDEX_INVERTED = 0,
+    CAT_INDEX_BITMAP = 1,
+    CAT_INDEX_NGRAM_BF = 2,
+    CAT_INDEX__COUNT
+} cat_index_type;
+
+typedef struct cat_index {
+    char *name;        /* heap; case-insensitive within a table (Doris) */
+    uint8_t type;      /* cat_index_type */
+    int32_t *col_uids; /* the indexed columns (uids: a RENAME COLUMN follows), heap */
+    size_t ncols;
+    cat_props props; /* PROPERTIES (...), sorted by key as Doris prints them */
+    char *comment;   /* heap; NULL when no COMMENT was written */
+} cat_index;
+
 typedef struct cat_table {
     int64_t id;
     int64_t db_id;
@@ -261,6 +279,8 @@ typedef struct cat_table {
                            partitions. NULL for a table. Encoding version 2 and later. */
     cat_stream *stream; /* a table stream (heap): no columns, keys or partitions; NULL for a
                            table or view. Encoding version 3 and later. */
+    cat_index *indexes; /* secondary indexes in creation order (heap); encoding version 4 */
+    size_t nindexes;
 } cat_table;
 
 typedef struct cat_db {
@@ -351,6 +371,19 @@ typedef struct cat_partition_def {
     int32_t buckets; /* 0 = the table's */
 } cat_partition_def;
 
+/* One index as the parser wrote it (CREATE TABLE's INDEX clause, CREATE INDEX, ALTER TABLE ADD
+ * INDEX). All pointers borrowed. */
+typedef struct cat_index_def {
+    const char *name;
+    uint8_t type;      /* cat_index_type */
+    const char **cols; /* column names as written */
+    size_t ncols;
+    const cat_prop *props; /* PROPERTIES (...) in statement order */
+    size_t nprops;
+    const char *comment; /* NULL = none */
+    bool if_not_exists;  /* CREATE INDEX IF NOT EXISTS */
+} cat_index_def;
+
 typedef struct cat_create_table_req {
     const char *db; /* database name (the session's current one if the statement had none) */
     const char *name;
@@ -380,6 +413,8 @@ typedef struct cat_create_table_req {
     int32_t buckets;
     const cat_prop *props; /* PROPERTIES ("k" = "v", ...) in statement order */
     size_t nprops;
+    const cat_index_def *indexes; /* INDEX i (c) USING ... clauses */
+    size_t nindexes;
 } cat_create_table_req;
 
 /* Applies every CREATE TABLE rule of Doris relevant to Rivulet (DORIS_SEMANTICS.md §1.1, §3,
@@ -532,6 +567,34 @@ int cat_table_replace_partitions(cat_table *t, const char *const *names, size_t 
                                  const char *const *tmp, size_t ntmp, const cat_prop *props,
                                  size_t nprops, db_error *err);
 
+/* ---- secondary indexes (cat_index.c) ---- */
+
+/* "INVERTED" / "BITMAP" / "NGRAM_BF". */
+const char *cat_index_type_name(uint8_t type);
+/* The index type of a USING word (case-insensitive); false for other words (BTREE, HASH...). */
+bool cat_index_type_parse(const char *word, uint8_t *type);
+/* Index by name (case-insensitive). Borrowed. NULL when absent. */
+cat_index *cat_table_index(const cat_table *t, const char *name);
+/* Adds an index to t after Doris's checks (IndexDefinition.validate / checkColumn, then the
+ * duplicate-name and duplicate-columns checks of ALTER TABLE ADD INDEX); IF NOT EXISTS with the
+ * name taken is a no-op (*added false). Allowed on Row Binlog tables (a light change).
+ * DB_ERR: ER_DORIS. */
+int cat_table_add_index(cat_table *t, const cat_index_def *def, bool *added, db_error *err);
+/* CREATE TABLE's INDEX clauses on the table being built (Doris's CreateTableInfo texts:
+ * `Column does not exist in table...`, `index name must be unique.`). DB_ERR: ER_DORIS. */
+int cat_table_create_indexes(cat_table *t, const cat_index_def *defs, size_t n, db_error *err);
+/* DROP INDEX name: DB_ERR ER_DORIS `index <name> does not exist` unless if_exists. */
+int cat_table_drop_index(cat_table *t, const char *name, bool if_exists, db_error *err);
+/* BUILD INDEX name ON t [PARTITION (parts)]: Doris's checks (Row Binlog refusal E41, unknown
+ * index, BITMAP / NGRAM_BF indexes, partitions). Nothing is built. DB_OK or DB_ERR (ER_DORIS). */
+int cat_table_build_index_check(const cat_table *t, const char *name, const char *const *parts,
+                                size_t nparts, db_error *err);
+/* Index.getPropertiesString: `("k" = "v", "k2" = "v2")`, nothing when there are none. */
+void cat_index_props_text(const cat_index *ix, buf *out);
+/* Index.toSql as SHOW CREATE TABLE prints it: INDEX i (`c`) USING INVERTED [PROPERTIES(...)]
+ * [COMMENT '..']. */
+void cat_index_sql(const cat_table *t, const cat_index *ix, buf *out);
+
 /* ======================================================================================
  * SHOW
  * ====================================================================================== */
@@ -572,7 +635,8 @@ void cat_show_partition_row(const cat_table *t, size_t i, buf *out);
  * Binary encoding (edit-log records and image), see README.md §Formats "Schema objects"
  * ====================================================================================== */
 
-#define CAT_SCHEMA_ENCODING_VERSION 3 /* 2: views (a trailer after each table body); 3: streams */
+/* 2: views (a trailer after each table body); 3: streams; 4: secondary indexes */
+#define CAT_SCHEMA_ENCODING_VERSION 4
 
 /* Appends the encoding of a table / of a database with all its tables (the image unit). */
 void cat_table_encode(const cat_table *t, buf *out);

@@ -35,6 +35,11 @@ void cat__column_destroy(cat_column *c);
 void cat__partition_destroy(cat_partition *p);
 void cat__column_copy(cat_column *dst, const cat_column *src);
 void cat__partition_copy(cat_partition *dst, const cat_partition *src);
+/* Secondary indexes (cat_index.c). */
+void cat__index_destroy(cat_index *ix);
+void cat__index_copy(cat_index *dst, const cat_index *src);
+/* DROP COLUMN: the indexes on column uid go with it (Doris's processDropColumn). */
+void cat__indexes_drop_column(cat_table *t, int32_t uid);
 /* Detaches database id from c (its tables stay with it); NULL when absent. Replay and the
  * recycle bin (cat_meta.c). */
 cat_db *cat__db_detach(cat_catalog *c, int64_t id);

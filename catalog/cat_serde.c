@@ -203,6 +203,22 @@ encode_table_body(const cat_table *t, buf *out)
             put_i64(out, (int64_t)st->init[i].tso);
         }
     }
+    /* version 4: the secondary indexes */
+    buf_put_u32le(out, (uint32_t)t->nindexes);
+    for (size_t i = 0; i < t->nindexes; i++) {
+        const cat_index *ix = &t->indexes[i];
+        put_str(out, ix->name);
+        buf_put_u8(out, ix->type);
+        buf_put_u32le(out, (uint32_t)ix->ncols);
+        for (size_t j = 0; j < ix->ncols; j++) {
+            put_i32(out, ix->col_uids[j]);
+        }
+        put_props(out, &ix->props);
+        buf_put_u8(out, ix->comment ? 1 : 0);
+        if (ix->comment) {
+            put_str(out, ix->comment);
+        }
+    }
 }
 
 void
@@ -444,6 +460,29 @@ decode_table_body(rd *r)
         }
         if (st->type > CAT_STREAM_DETAIL) {
             r->bad = "stream type";
+        }
+    }
+    uint32_t nix = r->ver >= 4 ? get_count(r) : 0;
+    t->indexes = nix ? mem_calloc(nix, sizeof *t->indexes) : NULL;
+    for (uint32_t i = 0; i < nix && r->bad == NULL; i++) {
+        cat_index *ix = &t->indexes[t->nindexes++];
+        cat_props_init(&ix->props);
+        ix->name = get_str(r);
+        ix->type = get_u8(r);
+        uint32_t nc = get_count(r);
+        ix->col_uids = mem_calloc(nc ? nc : 1, sizeof *ix->col_uids);
+        for (uint32_t j = 0; j < nc && r->bad == NULL; j++) {
+            ix->col_uids[ix->ncols++] = get_i32(r);
+        }
+        get_props(r, &ix->props);
+        ix->comment = get_u8(r) != 0 ? get_str(r) : NULL;
+        if (ix->type >= CAT_INDEX__COUNT && r->bad == NULL) {
+            r->bad = "index type";
+        }
+        for (size_t j = 0; j < ix->ncols && r->bad == NULL; j++) {
+            if (cat_table_column_uid(t, ix->col_uids[j]) == NULL) {
+                r->bad = "index column missing";
+            }
         }
     }
     /* References inside the table must resolve, so SHOW and DDL never meet dangling ids. */

@@ -236,6 +236,10 @@ cat_show_create_table(const cat_table *t, buf *out)
         first = false;
         column_sql(t, &t->cols[i], out);
     }
+    for (size_t i = 0; i < t->nindexes; i++) { /* OlapTable: the indexes after the columns */
+        buf_append_str(out, ",\n  ");
+        cat_index_sql(t, &t->indexes[i], out);
+    }
     buf_printf(out, "\n) ENGINE=OLAP\n%s(", keys_sql[t->keys]);
     for (size_t i = 0; i < t->nkeys; i++) {
         buf_printf(out, "%s`%s`", i ? ", " : "", t->cols[i].name);

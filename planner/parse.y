@@ -603,6 +603,9 @@ cmd ::= RECOVER ddl_dbkw ident_tok(D). { plan_ddl_target(pp, NULL, &D); plan_ddl
 cmd ::= CREATE INDEX ddl_ifne ident_tok(N) ON ddl_tbl LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, false); plan_ddl_begin(pp, PD_CREATE_INDEX); }
 cmd ::= CREATE UNIQUE INDEX ddl_ifne ident_tok(N) ON ddl_tbl LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, true); plan_ddl_begin(pp, PD_CREATE_INDEX); }
 cmd ::= DROP INDEX ddl_ife ident_tok(N) ON ddl_tbl. { plan_ddl_index(pp, &N, false); plan_ddl_begin(pp, PD_DROP_INDEX); }
+/* Doris: BUILD INDEX i ON t [PARTITION (p, ...)] (plan_ddl_index.c). */
+cmd ::= BUILD INDEX ident_tok(N) ON ddl_tbl ddl_trunc_parts. { plan_ddl_index(pp, &N, false); plan_ddl_begin(pp, PD_BUILD_INDEX); }
+cmd ::= SHOW BUILD INDEX show_from show_filter. { plan_ddl_begin(pp, PD_SHOW_BUILD_INDEX); }
 ddl_trunc_parts ::= .
 ddl_trunc_parts ::= PARTITION LP ddl_names RP.
 ddl_trunc_parts ::= PARTITIONS LP ddl_names RP.
@@ -687,12 +690,14 @@ ddl_uidxkw ::= .
 ddl_uidxkw ::= KEY.
 ddl_uidxkw ::= INDEX.
 ddl_idxtype_opt ::= .
-ddl_idxtype_opt ::= USING ident_tok.
+ddl_idxtype_opt ::= USING ident_tok(T). { plan_ddl_index_using(pp, &T); }
 ddl_idxtype_opt ::= USING HASH.
+/* Doris index options: USING INVERTED | BITMAP | NGRAM_BF, PROPERTIES (...), COMMENT '..'. */
 ddl_idxopts ::= .
-ddl_idxopts ::= ddl_idxopts USING ident_tok.
+ddl_idxopts ::= ddl_idxopts USING ident_tok(T). { plan_ddl_index_using(pp, &T); }
 ddl_idxopts ::= ddl_idxopts USING HASH.
-ddl_idxopts ::= ddl_idxopts COMMENTKW STRING.
+ddl_idxopts ::= ddl_idxopts COMMENTKW STRING(C). { plan_ddl_index_comment(pp, &C); }
+ddl_idxopts ::= ddl_idxopts PROPERTIES LP ddl_proplist RP. { plan_ddl_index_props(pp); }
 /* Index key parts: a column, with a prefix length and a direction that are ignored. */
 ddl_keyparts ::= ddl_keypart.
 ddl_keyparts ::= ddl_keyparts COMMA ddl_keypart.

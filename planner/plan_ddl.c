@@ -24,6 +24,7 @@ static int exec_create_table(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int map_primary_key(plan_ectx *cx, plan_ddl *d, db_error *err);
 static bool set_auto_inc_start(plan_ddl *d, int64_t start);
 static void give_notes(plan_ectx *cx, const plan_ddl *d);
+static void warn_mysql_drops(plan_ectx *cx, const plan_ddl *d, const bool *stored);
 static int exec_index(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int check_index_cols(const cat_table *t, const char *const *cols, size_t n, db_error *err);
 static int exec_drop_table(plan_ectx *cx, plan_ddl *d, db_error *err);
@@ -160,6 +161,8 @@ exec_create_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     r->nparts = d->nparts;
     r->props = d->props;
     r->nprops = d->nprops;
+    r->indexes = d->idx_defs;
+    r->nindexes = d->nidx_defs;
     if (r->has_dist && !d->buckets_given) {
         r->buckets_auto = true;
     }
@@ -284,8 +287,9 @@ check_index_cols(const cat_table *t, const char *const *cols, size_t n, db_error
     return DB_OK;
 }
 
-/* CREATE [UNIQUE] INDEX i ON t (cols) / DROP INDEX i ON t: the table (and the columns) must
- * exist; nothing is built or dropped, a warning says so (README.md §DDL). */
+/* CREATE [UNIQUE] INDEX i ON t (cols) / DROP INDEX i ON t / BUILD INDEX i ON t: Doris indexes
+ * are stored (plan_ddl_index.c); MySQL ones need the table (and the columns) and build or drop
+ * nothing, a warning says so (README.md §DDL). */
 static int
 exec_index(plan_ectx *cx, plan_ddl *d, db_error *err)
 {
@@ -293,10 +297,14 @@ exec_index(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (resolve_db_priv(cx, d, CAT_PRIV_ALTER, &db, err) != DB_OK) {
         return DB_ERR;
     }
+    bool done = false;
+    int rc = plan__exec_index(cx, d, db, &done, err);
+    if (rc != DB_OK || done) {
+        return rc;
+    }
     const cat_catalog *c = cat_meta_read_begin(cx->s->srv->meta);
     const cat_db *cdb = cat_db_find(c, db);
     const cat_table *t = cdb ? cat_table_find(cdb, d->name) : NULL;
-    int rc = DB_OK;
     if (t == NULL) {
         rc = db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
     }
@@ -320,7 +328,23 @@ exec_index(plan_ectx *cx, plan_ddl *d, db_error *err)
         return DB_OK;
     }
     give_notes(cx, d);
+    warn_mysql_drops(cx, d, NULL);
     return DB_OK;
+}
+
+/* ALTER TABLE ... DROP {INDEX|KEY} k of a MySQL key (never stored; stored[i] false, or every
+ * DROP when stored is NULL): the warning of an ignored clause. */
+static void
+warn_mysql_drops(plan_ectx *cx, const plan_ddl *d, const bool *stored)
+{
+    for (size_t i = 0; i < d->ncmds; i++) {
+        if (d->cmds[i].op == CAT_ALTER_DROP_INDEX && (stored == NULL || !stored[i])) {
+            plan__warn(cx->s, 1478,
+                       "Table storage engine 'OLAP' does not support the create option "
+                       "'DROP INDEX %s'",
+                       d->cmds[i].name);
+        }
+    }
 }
 
 static int
@@ -442,9 +466,13 @@ alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd, d
     case CAT_ALTER_REORDER_COLUMNS:
         return cat_table_reorder_columns(t, cmd->names, cmd->nnames, err);
     case CAT_ALTER_CREATE_INDEX: /* MySQL ADD INDEX: checked, not built (README.md §DDL) */
+        if (cmd->doris_idx) {
+            return plan__alter_index(t, cmd, err);
+        }
         return check_index_cols(t, cmd->names, cmd->nnames, err);
     case CAT_ALTER_DROP_INDEX:
-        return DB_OK;
+    case CAT_ALTER_BUILD_INDEX:
+        return plan__alter_index(t, cmd, err);
     case CAT_ALTER_REPLACE_TABLE:
         /* Only alone (exec_alter_table): it changes two tables in one record. */
         return db_error_set(err, ER_NOT_SUPPORTED_YET, "REPLACE WITH TABLE with other clauses");
@@ -491,10 +519,19 @@ exec_alter_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (d->ncmds == 1 && d->cmds[0].op == CAT_ALTER_REPLACE_TABLE) {
         return exec_replace_table(cx, d, db, err);
     }
+    if (d->ncmds == 1 && d->cmds[0].op == CAT_ALTER_BUILD_INDEX) { /* checks only: no record */
+        return plan__build_index_check(cx, db, d->name, d->cmds[0].name, NULL, 0, err);
+    }
+    /* MySQL keys change nothing: only their checks and warnings, no record. Doris indexes
+     * (ADD INDEX ... USING INVERTED, DROP INDEX of a stored one) change the table. */
     bool only_indexes = true;
+    bool *stored = arena_alloc(cx->a, (d->ncmds ? d->ncmds : 1) * sizeof *stored);
     for (size_t i = 0; i < d->ncmds; i++) {
-        only_indexes &=
-                d->cmds[i].op == CAT_ALTER_CREATE_INDEX || d->cmds[i].op == CAT_ALTER_DROP_INDEX;
+        const plan_alter_cmd *cmd = &d->cmds[i];
+        stored[i] = cmd->op == CAT_ALTER_DROP_INDEX &&
+                    plan__index_is_stored(cx, db, d->name, cmd->name);
+        only_indexes &= (cmd->op == CAT_ALTER_CREATE_INDEX && !cmd->doris_idx) ||
+                        (cmd->op == CAT_ALTER_DROP_INDEX && !stored[i]);
     }
     if (only_indexes) { /* nothing changes: no record, only the checks and the warnings */
         return exec_index(cx, d, err);
@@ -503,6 +540,7 @@ exec_alter_table(plan_ectx *cx, plan_ddl *d, db_error *err)
         return DB_ERR;
     }
     give_notes(cx, d);
+    warn_mysql_drops(cx, d, stored);
     return DB_OK;
 }
 
@@ -591,6 +629,7 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
     case PD_SHOW_TABLE_STATUS:
     case PD_SHOW_TABLETS:
     case PD_SHOW_INDEX:
+    case PD_SHOW_BUILD_INDEX:
         if (plan__show_ddl(cx, st, sink, err) != DB_OK) {
             return DB_ERR;
         }
@@ -638,6 +677,7 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
         return exec_recover(cx, d, err);
     case PD_CREATE_INDEX:
     case PD_DROP_INDEX:
+    case PD_BUILD_INDEX:
         return exec_index(cx, d, err);
     default:
         DB_ASSERT(!"unreachable");

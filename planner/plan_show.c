@@ -533,8 +533,8 @@ show_tablets(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
 }
 
 /* SHOW {INDEX | INDEXES | KEYS} FROM t [FROM db]: Doris lists the indexes users created
- * (inverted, bitmap, ngram bloom filter); Rivulet builds none (CREATE INDEX is accepted with
- * a warning), so the answer is the columns of Doris's result and no rows. */
+ * (inverted, bitmap, ngram bloom filter), one row each (plan_ddl_index.c); MySQL keys are not
+ * stored and not listed. */
 static int
 show_index(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
 {
@@ -551,6 +551,7 @@ show_index(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *
         if (table_of(cx, st->ddl, &dbname, &c, &t, err) != DB_OK) {
             return DB_ERR;
         }
+        plan__show_index_rows(cx->a, t, &rs);
         cat_meta_read_end(cx->s->srv->meta);
     }
     return plan__rs_send(cx, &rs, st, 0, sink, err);
@@ -650,6 +651,8 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
         return show_tablets(cx, st, sink, err);
     case PD_SHOW_INDEX:
         return show_index(cx, st, sink, err);
+    case PD_SHOW_BUILD_INDEX:
+        return plan__show_build_index(cx, st, sink, err); /* plan_ddl_index.c */
     case PD_SHOW_CREATE_TABLE:
         plan__rs_init(cx->a, &rs, create_names, 2);
         break;

@@ -512,10 +512,27 @@ key_rows(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err)
     return DB_OK;
 }
 
+static void
+add_index_row(void *ctx, const plan_value *row)
+{
+    add_row(ctx, row);
+}
+
+/* STATISTICS: the key columns (PRIMARY), then the stored Doris indexes of the table. */
+static int
+statistics_rows(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err)
+{
+    if (key_rows(g, db, t, err) != DB_OK) {
+        return DB_ERR;
+    }
+    plan__index_statistics(g->cx->s->srv, g->cx->a, db, t->name, add_index_row, g);
+    return DB_OK;
+}
+
 static int
 gen_statistics(plan_vgen *g, db_error *err)
 {
-    return each_table(g, key_rows, err);
+    return each_table(g, statistics_rows, err);
 }
 
 static int
