@@ -115,6 +115,15 @@ plan__can_see(plan_session *s, const char *db, const char *tbl)
     return (cat_users_privs(us, s->user, s->account_host, db, tbl) & CAT_PRIV_ALL) != 0;
 }
 
+int
+plan__check_db_visible(plan_ectx *cx, const char *db, db_error *err)
+{
+    if (plan__can_see(cx->s, db, NULL)) {
+        return DB_OK;
+    }
+    return plan__check_priv(cx, CAT_PRIV_ALL, db, NULL, err); /* fails: 1044 */
+}
+
 /* ======================================================================================
  * Grammar builders
  * ====================================================================================== */

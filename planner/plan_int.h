@@ -1310,6 +1310,10 @@ bool plan__is_admin(plan_session *s);
  * privilege on db (tbl NULL) or on db.tbl; information_schema is always visible; admins (and
  * every session without a catalog) see everything. */
 bool plan__can_see(plan_session *s, const char *db, const char *tbl);
+/* The database-level check of the SHOW statements that list a database (SHOW TABLES / TABLE
+ * STATUS / STREAMS / DATA, SHOW CREATE DATABASE): DB_OK when plan__can_see(db), else 1044,
+ * before the database is looked up (so a refusal does not tell whether it exists). */
+int plan__check_db_visible(plan_ectx *cx, const char *db, db_error *err);
 /* Run a PS_DCL statement. */
 int plan__exec_dcl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
                    db_error *err);
