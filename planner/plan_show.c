@@ -30,6 +30,7 @@ static void internal_type(const cat_column *c, char *out, size_t cap);
 static int show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
                              db_error *err);
 static int mc_databases(void *ctx, arena *a, plan_cat_db **dbs, size_t *n, db_error *err);
+static const char *view_body(arena *a, const char *sql);
 static int mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n,
                      db_error *err);
 static int mc_columns(void *ctx, arena *a, const char *db, const char *table,
@@ -1001,6 +1002,25 @@ mc_databases(void *ctx, arena *a, plan_cat_db **dbs, size_t *n, db_error *err)
     return DB_OK;
 }
 
+/* information_schema.VIEWS.VIEW_DEFINITION: the SELECT of a stored definition `CREATE VIEW
+ * `v` [(`c`, ...)] AS <select>` (plan_ddl_view), in a. */
+static const char *
+view_body(arena *a, const char *sql)
+{
+    const char *p = strchr(sql, '`');
+    p = p ? strchr(p + 1, '`') : NULL; /* the view's name */
+    if (p && strncmp(p + 1, " (", 2) == 0) {
+        bool quoted = false;
+        for (p += 3; *p && (quoted || *p != ')'); p++) {
+            quoted ^= *p == '`';
+        }
+    }
+    if (!p || strncmp(p + 1, " AS ", 4) != 0) {
+        return arena_strdup(a, sql);
+    }
+    return arena_strdup(a, p + 5);
+}
+
 static int
 mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n, db_error *err)
 {
@@ -1025,6 +1045,7 @@ mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n,
             size_t i = k++;
             t[i].name = arena_strdup(a, ct->name);
             t[i].type = ct->view_sql ? "VIEW" : "BASE TABLE";
+            t[i].view_definition = ct->view_sql ? view_body(a, ct->view_sql) : NULL;
             t[i].engine = "Doris";
             t[i].comment = arena_strdup(a, ct->comment ? ct->comment : "");
             t[i].collation = "utf-8";
