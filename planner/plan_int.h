@@ -1298,7 +1298,8 @@ struct plan_session {
 /* Refuse unless the session's account holds priv (a CAT_PRIV_* bit of catalog/catalog.h; with
  * several bits, any one of them, e.g. CAT_PRIV_ALL for "some privilege") on db.tbl. tbl NULL
  * asks at the database level (any grant inside db satisfies it; USE); db and tbl NULL ask at
- * the global level (ADMIN_PRIV). root and holders of ADMIN_PRIV pass everything, and so does
+ * the global level (ADMIN_PRIV); a check including SELECT_PRIV on information_schema passes
+ * (it is readable by all). root and holders of ADMIN_PRIV pass everything, and so does
  * every session when the server has no catalog (unit tests). Refusals: table level
  * ER_TABLEACCESS_DENIED_ERROR (1142), database level ER_DBACCESS_DENIED_ERROR (1044), global
  * level ER_SPECIFIC_ACCESS_DENIED_ERROR (1227); every message contains "denied". Worker

@@ -321,6 +321,12 @@ Test(plan_dcl, unprivileged_user_is_denied)
     cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_CREATE, "db1", NULL, &err), DB_ERR);
     cr_assert_eq(err.code, 1044);
     cr_assert_str_eq(err.msg, "Access denied for user 'alice'@'%' to database 'db1'");
+    /* information_schema is readable by all: a check including SELECT_PRIV passes. */
+    db_error_clear(&err);
+    cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_ALL, "information_schema", "TABLES", &err), DB_OK);
+    db_error_clear(&err);
+    cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_LOAD, "information_schema", "TABLES", &err),
+                 DB_ERR);
 
     /* Granted: table and database levels pass; other privileges still refused. */
     ok(root, "GRANT SELECT_PRIV ON db1.t1 TO alice");
