@@ -94,6 +94,9 @@ plan__check_priv(plan_ectx *cx, uint32_t priv, const char *db, const char *tbl, 
         /* Global level: the admin-only statements, and admins passed above. */
         return db_error_set(err, ER_SPECIFIC_ACCESS_DENIED_ERROR, "ADMIN");
     }
+    if ((priv & CAT_PRIV_SELECT) && strcasecmp(db, "information_schema") == 0) {
+        return DB_OK; /* readable by every account (MySQL); DESC of its tables answers as root */
+    }
     cat_users *us = cat_meta_users(s->srv->meta);
     if ((cat_users_privs(us, s->user, s->account_host, db, tbl) & priv) != 0) {
         return DB_OK;
@@ -113,6 +116,15 @@ plan__can_see(plan_session *s, const char *db, const char *tbl)
     }
     cat_users *us = cat_meta_users(s->srv->meta);
     return (cat_users_privs(us, s->user, s->account_host, db, tbl) & CAT_PRIV_ALL) != 0;
+}
+
+int
+plan__check_db_visible(plan_ectx *cx, const char *db, db_error *err)
+{
+    if (plan__can_see(cx->s, db, NULL)) {
+        return DB_OK;
+    }
+    return plan__check_priv(cx, CAT_PRIV_ALL, db, NULL, err); /* fails: 1044 */
 }
 
 /* ======================================================================================

@@ -148,6 +148,12 @@ exec_create_table(plan_ectx *cx, plan_ddl *d, db_error *err)
         return db_error_set(err, ER_DORIS,
                             arena_sprintf(cx->a, "Can not create table in database %s", db));
     }
+    /* LIKE copies the source's definition: SELECT_PRIV on it, as MySQL (1142). */
+    if (d->req.like_table &&
+        plan__check_priv(cx, CAT_PRIV_SELECT, d->req.like_db ? d->req.like_db : db,
+                         d->req.like_table, err) != DB_OK) {
+        return DB_ERR;
+    }
     if (d->req.like_table && d->req.like_db && is_builtin_db(d->req.like_db)) {
         return db_error_set(err, ER_NO_SUCH_TABLE, d->req.like_db, d->req.like_table);
     }

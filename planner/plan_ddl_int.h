@@ -308,8 +308,12 @@ bool plan__db_exists(plan_server *srv, const char *db, arena *a, const char **ca
 void plan__catalog_meta(plan_catalog_view *cv, cat_meta *m);
 /* information_schema.table_streams / table_stream_consumption rows (plan_stream.c). */
 void plan__catalog_streams(plan_catalog_view *cv, plan_server *srv);
-/* The columns of catalog table db.name as COM_FIELD_LIST reports them, in a. DB_ERR with
- * ER_NO_SUCH_TABLE when it does not exist. */
+/* A stream's virtual columns (__DORIS_STREAM_SEQUENCE_COL__, _CHANGE_TYPE_COL__, _LSN_COL__)
+ * as information_schema.COLUMNS rows, in DESC's order and types (plan_show.c). */
+void plan__stream_vcolumn_info(arena *a, plan_cat_column **cols, size_t *n);
+/* The columns of catalog table db.name as COM_FIELD_LIST reports them (a stream: its base
+ * table's), in a. Some privilege on the table first (1142), then ER_NO_SUCH_TABLE when it
+ * does not exist. */
 int plan__meta_field_list(plan_session *s, const char *db, const char *table, const char *wildcard,
                           arena *a, plan_column **cols, size_t *ncols, db_error *err);
 

@@ -1303,7 +1303,8 @@ struct plan_session {
 /* Refuse unless the session's account holds priv (a CAT_PRIV_* bit of catalog/catalog.h; with
  * several bits, any one of them, e.g. CAT_PRIV_ALL for "some privilege") on db.tbl. tbl NULL
  * asks at the database level (any grant inside db satisfies it; USE); db and tbl NULL ask at
- * the global level (ADMIN_PRIV). root and holders of ADMIN_PRIV pass everything, and so does
+ * the global level (ADMIN_PRIV); a check including SELECT_PRIV on information_schema passes
+ * (it is readable by all). root and holders of ADMIN_PRIV pass everything, and so does
  * every session when the server has no catalog (unit tests). Refusals: table level
  * ER_TABLEACCESS_DENIED_ERROR (1142), database level ER_DBACCESS_DENIED_ERROR (1044), global
  * level ER_SPECIFIC_ACCESS_DENIED_ERROR (1227); every message contains "denied". Worker
@@ -1315,6 +1316,10 @@ bool plan__is_admin(plan_session *s);
  * privilege on db (tbl NULL) or on db.tbl; information_schema is always visible; admins (and
  * every session without a catalog) see everything. */
 bool plan__can_see(plan_session *s, const char *db, const char *tbl);
+/* The database-level check of the SHOW statements that list a database (SHOW TABLES / TABLE
+ * STATUS / STREAMS / DATA, SHOW CREATE DATABASE): DB_OK when plan__can_see(db), else 1044,
+ * before the database is looked up (so a refusal does not tell whether it exists). */
+int plan__check_db_visible(plan_ectx *cx, const char *db, db_error *err);
 /* Run a PS_DCL statement. */
 int plan__exec_dcl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
                    db_error *err);

@@ -555,16 +555,15 @@ show_data(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *e
                    &sort, err) != DB_OK) {
         return DB_ERR;
     }
+    /* The privilege before the lookup (1142 / 1044 whether or not the table or database
+     * exists), as SHOW CREATE TABLE / SHOW TABLES. */
+    if (one ? plan__check_priv(cx, CAT_PRIV_ALL, db, d->name, err) != DB_OK
+            : plan__check_db_visible(cx, db, err) != DB_OK) {
+        return DB_ERR;
+    }
     const char *canon;
     if (!plan__db_exists(srv, db, cx->a, &canon)) {
         return db_error_set(err, ER_BAD_DB_ERROR, db);
-    }
-    if (one && plan__check_priv(cx, CAT_PRIV_ALL, canon, d->name, err) != DB_OK) {
-        return DB_ERR;
-    }
-    if (!one && !plan__can_see(cx->s, canon, NULL) &&
-        plan__check_priv(cx, CAT_PRIV_ALL, canon, NULL, err) != DB_OK) {
-        return DB_ERR; /* 1044, as SHOW TABLES */
     }
     if (cx->describe) {
         return plan__rs_send(cx, &rs, st, 0, sink, err);

@@ -452,6 +452,11 @@ show_streams(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
     plan_rowset rs;
     plan__rs_init(cx->a, &rs, names, 1);
     cat_meta *m = cx->s->srv->meta;
+    /* As SHOW TABLES: 1044 without any privilege in the database (before 1049), else only the
+     * streams the account holds a privilege on (checked after the catalog lock). */
+    if (plan__check_db_visible(cx, db, err) != DB_OK) {
+        return DB_ERR;
+    }
     if (m != NULL) {
         const cat_catalog *c = cat_meta_read_begin(m);
         const cat_db *d = cat_db_find(c, db);
@@ -469,12 +474,6 @@ show_streams(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
             }
         }
         cat_meta_read_end(m);
-        /* As SHOW TABLES: 1044 without any privilege on the database, else only the streams
-         * the account holds a privilege on (checked after the catalog lock). */
-        if (!plan__can_see(cx->s, canon, NULL) &&
-            plan__check_priv(cx, CAT_PRIV_ALL, canon, NULL, err) != DB_OK) {
-            return DB_ERR;
-        }
         for (size_t i = 0; i < all.nrows; i++) {
             if (plan__can_see(cx->s, canon, all.cells[i])) {
                 plan__rs_add(cx->a, &rs, &all.cells[i]);
@@ -499,14 +498,20 @@ put_quoted(buf *b, const char *s)
 }
 
 /* The stream d names (its database defaulting to the session's) into *si: ER_NO_DB_ERROR,
- * ER_NO_SUCH_TABLE when nothing has that name; another object is "'<name>' is not a STREAM,
- * use SHOW CREATE TABLE instead" with hint, else "<db>.<name> is not STREAM". */
+ * 1142 without any privilege on it, ER_NO_SUCH_TABLE when nothing has that name; another object is
+ * "'<name>' is not a STREAM, use SHOW CREATE TABLE instead" with hint, else "<db>.<name> is not
+ * STREAM". */
 static int
 stream_of(plan_ectx *cx, const plan_ddl *d, bool hint, stream_info *si, db_error *err)
 {
     const char *db = d->db ? d->db : cx->s->db;
     if (db == NULL) {
         return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    /* Some privilege on the name before it is looked up, as SHOW CREATE TABLE (1142 whether
+     * or not it exists, whatever it is). */
+    if (plan__check_priv(cx, CAT_PRIV_ALL, db, d->name, err) != DB_OK) {
+        return DB_ERR;
     }
     int k = stream_find(cx, db, d->name, si);
     if (k < 0) {
@@ -562,10 +567,11 @@ static int
 show_status(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *sink, db_error *err)
 {
     stream_info si;
-    if (stream_of(cx, d, false, &si, err) != DB_OK) {
-        return DB_ERR;
+    const char *db = d->db ? d->db : cx->s->db;
+    if (db != NULL && plan__check_priv(cx, CAT_PRIV_SELECT, db, d->name, err) != DB_OK) {
+        return DB_ERR; /* it reads the stream's changes: SELECT_PRIV, before the lookup */
     }
-    if (plan__check_priv(cx, CAT_PRIV_SELECT, si.db, si.name, err) != DB_OK) {
+    if (stream_of(cx, d, false, &si, err) != DB_OK) {
         return DB_ERR;
     }
     if (!si.base_ok) {
@@ -770,6 +776,10 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     if (db == NULL) {
         return db_error_set(err, ER_NO_DB_ERROR);
     }
+    /* SELECT_PRIV before the lookup: a refusal does not tell whether the stream exists. */
+    if (plan__check_priv(cx, CAT_PRIV_SELECT, db, ref->name, err) != DB_OK) {
+        return DB_ERR;
+    }
     stream_info si;
     if (stream_find(cx, db, ref->name, &si) != 1) {
         return db_error_set(err, ER_NO_SUCH_TABLE, db, ref->name);
@@ -787,9 +797,6 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
             return doris(cx, err, "%s does not accept parameters",
                          kind == 1 ? "snapshot" : "reset");
         }
-    }
-    if (plan__check_priv(cx, CAT_PRIV_SELECT, si.db, si.name, err) != DB_OK) {
-        return DB_ERR;
     }
     if (!si.base_ok) {
         return doris(cx, err, "Unknown base table '%s'", si.def.base_name);

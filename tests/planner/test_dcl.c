@@ -321,6 +321,12 @@ Test(plan_dcl, unprivileged_user_is_denied)
     cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_CREATE, "db1", NULL, &err), DB_ERR);
     cr_assert_eq(err.code, 1044);
     cr_assert_str_eq(err.msg, "Access denied for user 'alice'@'%' to database 'db1'");
+    /* information_schema is readable by all: a check including SELECT_PRIV passes. */
+    db_error_clear(&err);
+    cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_ALL, "information_schema", "TABLES", &err), DB_OK);
+    db_error_clear(&err);
+    cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_LOAD, "information_schema", "TABLES", &err),
+                 DB_ERR);
 
     /* Granted: table and database levels pass; other privileges still refused. */
     ok(root, "GRANT SELECT_PRIV ON db1.t1 TO alice");
@@ -441,6 +447,67 @@ Test(plan_dcl, kill_of_another_account_needs_admin)
     ok(root, "GRANT ADMIN_PRIV ON *.* TO alice");
     ok(alice, "KILL 1");
     cr_assert_eq(kills, 3);
+    logout(alice);
+    logout(root);
+}
+
+/* SHOW PROCESSLIST: others' sessions only for root and ADMIN_PRIV holders (MySQL's PROCESS). */
+Test(plan_dcl, processlist_of_others_needs_admin)
+{
+    server_close();
+    plan_hooks h = {NULL, fake_processlist, fake_kill};
+    server_open(&h);
+    tx *root = login("root", "127.0.0.1", "%", 1);
+    ok(root, "CREATE USER alice");
+    ok(root, "CREATE USER bob");
+    tx *alice = login("alice", "127.0.0.1", "%", 2);
+    tx *bob = login("bob", "127.0.0.1", "%", 3);
+    ok(root, "SHOW PROCESSLIST");
+    cr_assert_eq(root->nrows, 2);
+    ok(alice, "SHOW FULL PROCESSLIST");
+    cr_assert_eq(alice->nrows, 1);
+    cr_assert_str_eq(tx_cell(alice, 0, 0), "2");
+    cr_assert_str_eq(tx_cell(alice, 0, 1), "alice");
+    ok(bob, "SHOW PROCESSLIST");
+    cr_assert_eq(bob->nrows, 0);
+    ok(root, "GRANT ADMIN_PRIV ON *.* TO bob");
+    ok(bob, "SHOW PROCESSLIST");
+    cr_assert_eq(bob->nrows, 2);
+    logout(bob);
+    logout(alice);
+    logout(root);
+}
+
+/* COM_FIELD_LIST describes a table only to an account with some privilege on it (1142, before
+ * the lookup, as DESC). */
+Test(plan_dcl, field_list_needs_a_privilege_on_the_table)
+{
+    tx *root = login("root", "127.0.0.1", "%", 1);
+    ok(root, "CREATE DATABASE db1");
+    ok(root, "CREATE TABLE db1.t1 (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) "
+             "BUCKETS 1");
+    ok(root, "CREATE TABLE db1.t2 (k INT, secret INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) "
+             "BUCKETS 1");
+    ok(root, "CREATE USER alice");
+    ok(root, "GRANT SELECT_PRIV ON db1.t1 TO alice");
+    tx *alice = login("alice", "127.0.0.1", "%", 2);
+    ok(alice, "USE db1");
+    plan_column *cols;
+    size_t n;
+    db_error err = {0};
+    cr_assert_eq(plan_field_list(alice->s, "t1", NULL, alice->a, &cols, &n, &err), DB_OK, "%s",
+                 err.msg);
+    cr_assert_eq(n, 2);
+    db_error_clear(&err);
+    cr_assert_eq(plan_field_list(alice->s, "t2", NULL, alice->a, &cols, &n, &err), DB_ERR);
+    cr_assert_eq(err.code, 1142);
+    cr_assert_str_eq(err.msg, "SELECT command denied to user 'alice'@'%' for table 't2'");
+    db_error_clear(&err);
+    cr_assert_eq(plan_field_list(alice->s, "nope", NULL, alice->a, &cols, &n, &err), DB_ERR);
+    cr_assert_eq(err.code, 1142);
+    db_error_clear(&err);
+    cr_assert_eq(plan_field_list(root->s, "nope", NULL, root->a, &cols, &n, &err), DB_ERR);
+    cr_assert_eq(err.code, 1046); /* root has no current database */
     logout(alice);
     logout(root);
 }
