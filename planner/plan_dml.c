@@ -1797,11 +1797,45 @@ typedef struct upd_ctx {
     const plan_scell *defs; /* per column: SET c = DEFAULT value, where use_def */
     const bool *use_def;
     bool is_delete;
-    bool by_location; /* DELETE without merge-on-write: delete marks by row location */
+    bool by_location; /* not UNIQUE: delete marks by row location (DELETE, DUPLICATE UPDATE) */
     plan_value *rowvals;
     uint64_t rowno;
     uint64_t matched;
+    uint64_t changed; /* DUPLICATE UPDATE: rows whose new values differ (MySQL's "Changed") */
+    arena *locs;      /* per batch: the row ordinals of the location deletes */
 } upd_ctx;
+
+/* Hand the locations of the rows k in keep[0..n) of batch bt (a scan with location columns
+ * after the table's columns) to the writer as delete marks, one call per segment (a batch
+ * holds rows of one segment, but the grouping does not rely on it). */
+static int
+delete_located(upd_ctx *u, const plan_batch *bt, const uint32_t *keep, uint32_t n, db_error *err)
+{
+    const plan_tbl *t = u->t;
+    uint32_t *rows = arena_alloc(u->locs, (size_t)(n ? n : 1) * sizeof *rows);
+    uint64_t tablet = 0, rowset = 0;
+    uint32_t seg = 0, m = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t r = keep[k];
+        uint64_t tb = (uint64_t)bt->cols[t->ncols].i[r];
+        uint64_t rs = (uint64_t)bt->cols[t->ncols + 1].i[r];
+        uint32_t sg = (uint32_t)bt->cols[t->ncols + 2].i[r];
+        if (m > 0 && (tb != tablet || rs != rowset || sg != seg)) {
+            if (stor_writer_delete_rows(u->b->w, tablet, rowset, seg, rows, m, err) != DB_OK) {
+                return DB_ERR;
+            }
+            m = 0;
+        }
+        tablet = tb;
+        rowset = rs;
+        seg = sg;
+        rows[m++] = (uint32_t)bt->cols[t->ncols + 3].i[r];
+    }
+    if (m > 0 && stor_writer_delete_rows(u->b->w, tablet, rowset, seg, rows, m, err) != DB_OK) {
+        return DB_ERR;
+    }
+    return DB_OK;
+}
 
 static int
 upd_batch(void *ctx, const plan_batch *bt, db_error *err)
@@ -1810,33 +1844,15 @@ upd_batch(void *ctx, const plan_batch *bt, db_error *err)
     const plan_tbl *t = u->t;
     plan_ectx *cx = u->b->cx;
     uint32_t na = plan__batch_active(bt);
-    if (u->by_location) {
-        /* Group the rows by (tablet, rowset, segment): a batch holds rows of one segment. */
-        uint32_t *rows = arena_alloc(u->b->chunk, (size_t)(na ? na : 1) * sizeof *rows);
-        uint64_t tablet = 0, rowset = 0;
-        uint32_t seg = 0, n = 0;
+    arena_reset(u->locs);
+    uint32_t *keep = arena_alloc(u->locs, (size_t)(na ? na : 1) * sizeof *keep);
+    uint32_t nkeep = 0;
+    if (u->by_location && u->is_delete) {
         for (uint32_t k = 0; k < na; k++) {
-            uint32_t r = plan__batch_row(bt, k);
-            uint64_t tb = (uint64_t)bt->cols[t->ncols].i[r];
-            uint64_t rs = (uint64_t)bt->cols[t->ncols + 1].i[r];
-            uint32_t sg = (uint32_t)bt->cols[t->ncols + 2].i[r];
-            if (n > 0 && (tb != tablet || rs != rowset || sg != seg)) {
-                if (stor_writer_delete_rows(u->b->w, tablet, rowset, seg, rows, n, err) != DB_OK) {
-                    return DB_ERR;
-                }
-                n = 0;
-            }
-            tablet = tb;
-            rowset = rs;
-            seg = sg;
-            rows[n++] = (uint32_t)bt->cols[t->ncols + 3].i[r];
-        }
-        if (n > 0 && stor_writer_delete_rows(u->b->w, tablet, rowset, seg, rows, n, err) != DB_OK) {
-            return DB_ERR;
+            keep[k] = plan__batch_row(bt, k);
         }
         u->matched += na;
-        arena_reset(u->b->chunk);
-        return DB_OK;
+        return delete_located(u, bt, keep, na, err);
     }
     for (uint32_t k = 0; k < na; k++) {
         uint32_t r = plan__batch_row(bt, k);
@@ -1879,10 +1895,34 @@ upd_batch(void *ctx, const plan_batch *bt, db_error *err)
         if (t->seq_hidden_col >= 0 && t->seq_map_col >= 0) {
             row[t->seq_hidden_col] = row[t->seq_map_col];
         }
-        rb_own_strings(u->b, row);
         u->matched++;
+        if (u->by_location) {
+            /* DUPLICATE UPDATE: the old row goes by its location and the new one is inserted,
+             * in the statement's one commit; a row the SET leaves as it was is not rewritten
+             * (MySQL counts it matched, not changed). */
+            if (t->commit_tso_col >= 0) {
+                memset(&row[t->commit_tso_col], 0, sizeof row[t->commit_tso_col]);
+            }
+            bool same = true;
+            for (uint32_t c = 0; same && c < t->nvis; c++) {
+                plan_scell old;
+                if ((u->set && u->set[c]) || u->use_def[c]) {
+                    same = conv_value(cx, &t->cols[c], &u->rowvals[c], u->rowno, &old, err) ==
+                                   DB_OK &&
+                           cell_cmp(&t->cols[c], &old, &row[c]) == 0;
+                    db_error_clear(err);
+                }
+            }
+            if (same) {
+                u->b->n--; /* the slot rb_row just handed out */
+                continue;
+            }
+            keep[nkeep++] = r;
+            u->changed++;
+        }
+        rb_own_strings(u->b, row);
     }
-    return DB_OK;
+    return u->by_location ? delete_located(u, bt, keep, nkeep, err) : DB_OK;
 }
 
 /* Bindable columns of a table for WHERE / SET expressions: every column (hidden ones too, so
@@ -1938,8 +1978,17 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK) {
         return DB_ERR;
     }
-    if (!is_delete && !(t.sc.keys == CAT_KEYS_UNIQUE && t.sc.mow)) {
+    /* UPDATE of a DUPLICATE table (MySQL users have tables without keys): the matched rows
+     * are deleted by location and inserted with the new values (README "Writes"). */
+    bool dup_update = !is_delete && t.sc.keys == CAT_KEYS_DUP;
+    if (!is_delete && !dup_update && !(t.sc.keys == CAT_KEYS_UNIQUE && t.sc.mow)) {
         return db_error_set(err, ER_DORIS, "Only unique table could be updated.");
+    }
+    if (dup_update && t.sc.binlog_row) {
+        /* A Duplicate table's Row Binlog records inserts only: the deletes would be lost (R2). */
+        return db_error_set(err, ER_DORIS,
+                            "UPDATE is not supported on Duplicate table when binlog<row> is "
+                            "enabled");
     }
     if (check_writable(&t, err) != DB_OK) {
         return DB_ERR;
@@ -1960,7 +2009,7 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
             if (found < 0) {
                 return db_error_set(err, ER_BAD_FIELD_ERROR, st->dml_cols[i], "field list");
             }
-            if (t.cols[found].is_key) {
+            if (t.cols[found].is_key && !dup_update) {
                 return db_error_set(err, ER_DORIS,
                                     "Only value columns of unique table could be updated");
             }
@@ -1987,8 +2036,8 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     }
     /* DUPLICATE and AGGREGATE tables delete physical rows by location; UNIQUE tables (merge-
      * on-write or merge-on-read) write the key again with the delete sign. */
-    bool by_location = is_delete && t.sc.keys != CAT_KEYS_UNIQUE;
-    if (by_location && t.sc.binlog_row) {
+    bool by_location = t.sc.keys != CAT_KEYS_UNIQUE;
+    if (by_location && is_delete && t.sc.binlog_row) {
         /* Decision R2: such a delete would produce no change record, so consumers of the
          * binlog would never see it (Doris #68034 rejects it too). */
         return db_error_set(err, ER_DORIS,
@@ -2022,12 +2071,13 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     }
     upd_ctx u = {&b,      &t,        set,         defs,
                  use_def, is_delete, by_location, arena_calloc(cx->a, t.ncols, sizeof(plan_value)),
-                 0,       0};
+                 0,       0,         0,           arena_new(0)};
     int rc = plan__op_drain(root, upd_batch, &u, err);
     if (rc == DB_OK) {
         rc = rb_flush(&b, err);
     }
     rb_destroy(&b);
+    arena_free(u.locs);
     if (rc != DB_OK) {
         if (own) {
             stor_writer_free(w);
@@ -2037,9 +2087,22 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
         }
         return DB_ERR;
     }
-    out->affected_rows = u.matched;
-    cx->s->row_count = (int64_t)u.matched;
-    return stmt_finish(cx, w, own, st, out, err);
+    if (!dup_update) {
+        out->affected_rows = u.matched;
+        cx->s->row_count = (int64_t)u.matched;
+        return stmt_finish(cx, w, own, st, out, err);
+    }
+    /* MySQL's UPDATE outcome: affected = changed rows (clients asking CLIENT_FOUND_ROWS get
+     * the changed count too: the flag does not reach the planner). */
+    out->affected_rows = u.changed;
+    cx->s->row_count = (int64_t)u.changed;
+    if (stmt_finish(cx, w, own, st, out, err) != DB_OK) {
+        return DB_ERR;
+    }
+    out->info =
+            arena_sprintf(cx->a, "Rows matched: %" PRIu64 "  Changed: %" PRIu64 "  Warnings: %zu",
+                          u.matched, u.changed, cx->s->warn_total);
+    return DB_OK;
 }
 
 /* ADMIN COMPACT TABLE t [PARTITION p, ...] WHERE type = 'BASE' | 'CUMULATIVE': compacts every
