@@ -415,6 +415,10 @@ start_opt ::= WITH CONSISTENT SNAPSHOT.
 
 cmd ::= INSERT into_opt dml_target dml_label_opt dml_cols_opt VALUES dml_rows. { plan_stmt_begin(pp, PS_INSERT); }
 cmd ::= INSERT into_opt dml_target dml_label_opt dml_cols_opt select. { pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
+/* MySQL's REPLACE: an INSERT that replaces rows of existing keys (UNIQUE tables, plan_dml.c). */
+cmd ::= REPLACE into_opt dml_target dml_label_opt dml_cols_opt VALUES dml_rows. { pp->stmt->dml_replace = true; plan_stmt_begin(pp, PS_INSERT); }
+cmd ::= REPLACE into_opt dml_target dml_label_opt dml_cols_opt select. { pp->stmt->dml_replace = pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
+cmd ::= REPLACE into_opt dml_target dml_label_opt SET dml_assigns. { pp->stmt->dml_replace = pp->stmt->dml_has_cols = true; plan_stmt_dml_row_end(pp); plan_stmt_begin(pp, PS_INSERT); }
 cmd ::= UPDATE dml_target SET dml_assigns where_opt. { plan_stmt_begin(pp, PS_UPDATE); }
 cmd ::= DELETE FROM dml_target dml_parts_opt where_opt. { plan_stmt_begin(pp, PS_DELETE); }
 cmd ::= BEGIN WITH LABEL ident_tok(L). { plan_stmt_label(pp, &L); plan_stmt_begin(pp, PS_BEGIN); }

@@ -1436,11 +1436,14 @@ stmt_writer(plan_ectx *cx, bool *own)
  * Doris's label / status / txnId text. */
 static int
 stmt_finish(plan_ectx *cx, stor_writer *w, bool own, const plan_stmt *st, plan_outcome *out,
-            db_error *err)
+            uint64_t *replaced, db_error *err)
 {
     uint64_t tso = 0;
     if (own) {
         int rc = stor_writer_commit(w, cat_meta_tso(cx->s->srv->meta), &tso, err);
+        if (replaced != NULL) {
+            *replaced = stor_writer_replaced(w);
+        }
         stor_writer_free(w);
         if (rc != DB_OK) {
             return DB_ERR;
@@ -1634,12 +1637,22 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
     if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK || check_writable(&t, err) != DB_OK) {
         return DB_ERR;
     }
+    if (st->dml_replace && t.sc.keys != CAT_KEYS_UNIQUE) {
+        /* REPLACE needs a unique key to replace by (README "Writes"). */
+        return db_error_set(
+                err, ER_DORIS,
+                arena_sprintf(cx->a,
+                              "REPLACE INTO only supports Unique table, but "
+                              "Table[%s] is %s table.",
+                              t.name, t.sc.keys == CAT_KEYS_AGG ? "an aggregate" : "a duplicate"));
+    }
     bool *given = arena_calloc(cx->a, t.ncols, sizeof(bool));
     uint32_t *targets = NULL, ntargets = 0;
     if (insert_targets(cx, st, &t, &targets, &ntargets, given, err) != DB_OK) {
         return DB_ERR;
     }
-    bool partial = partial_update_on(cx, &t) && st->dml_has_cols;
+    /* REPLACE writes whole rows: the columns it does not name take their defaults. */
+    bool partial = !st->dml_replace && partial_update_on(cx, &t) && st->dml_has_cols;
     if (partial) {
         for (uint32_t c = 0; c < t.sc.nkeys; c++) {
             if (!given[c]) {
@@ -1678,6 +1691,9 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
     }
     bool own;
     stor_writer *w = stmt_writer(cx, &own);
+    if (st->dml_replace && own) {
+        stor_writer_count_replaced(w); /* its affected rows count the replaced ones twice */
+    }
     dml_buf b;
     bool *part_ok;
     if (named_partitions(cx, st, &t, &part_ok, err) != DB_OK) {
@@ -1783,7 +1799,23 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
     /* Streams read by the SELECT: their offsets advance in this commit (an empty result
      * advances too). */
     plan__stream_consume(cx, w);
-    return stmt_finish(cx, w, own, st, out, err);
+    if (!st->dml_replace || !own) {
+        return stmt_finish(cx, w, own, st, out, NULL, err);
+    }
+    /* MySQL's REPLACE outcome: 1 per row, 2 per row that replaced one (a deletion and an
+     * insertion); the info line for several rows or a SELECT. */
+    uint64_t replaced = 0;
+    if (stmt_finish(cx, w, own, st, out, &replaced, err) != DB_OK) {
+        return DB_ERR;
+    }
+    out->affected_rows = b.total + replaced;
+    out->info = NULL;
+    if (st->dml_select || st->ndml_rows > 1) {
+        out->info =
+                arena_sprintf(cx->a, "Records: %" PRIu64 "  Duplicates: %" PRIu64 "  Warnings: %zu",
+                              b.total, replaced, cx->s->warn_total);
+    }
+    return DB_OK;
 }
 
 /* ======================================================================================
@@ -2090,13 +2122,13 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     if (!dup_update) {
         out->affected_rows = u.matched;
         cx->s->row_count = (int64_t)u.matched;
-        return stmt_finish(cx, w, own, st, out, err);
+        return stmt_finish(cx, w, own, st, out, NULL, err);
     }
     /* MySQL's UPDATE outcome: affected = changed rows (clients asking CLIENT_FOUND_ROWS get
      * the changed count too: the flag does not reach the planner). */
     out->affected_rows = u.changed;
     cx->s->row_count = (int64_t)u.changed;
-    if (stmt_finish(cx, w, own, st, out, err) != DB_OK) {
+    if (stmt_finish(cx, w, own, st, out, NULL, err) != DB_OK) {
         return DB_ERR;
     }
     out->info =
