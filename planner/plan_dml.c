@@ -1998,7 +1998,7 @@ only_key_columns(const plan_tbl *t, const plan_ast *x)
 }
 
 static int
-exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
+update_delete_once(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
 {
     bool is_delete = st->kind == PS_DELETE;
     const plan_table_ref *ref = &st->dml_table;
@@ -2135,6 +2135,23 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
             arena_sprintf(cx->a, "Rows matched: %" PRIu64 "  Changed: %" PRIu64 "  Warnings: %zu",
                           u.matched, u.changed, cx->s->warn_total);
     return DB_OK;
+}
+
+/* An autocommit UPDATE / DELETE whose location delete marks lost a race with compaction (the
+ * rowsets it read were merged before its commit; nothing was written) runs again on a new
+ * snapshot, a few times: the statement must not fail because of background work. Inside a
+ * transaction the commit is COMMIT's, which then fails and says to retry. */
+static int
+exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
+{
+    for (int attempt = 1;; attempt++) {
+        bool in_trans = cx->s->in_trans;
+        int rc = update_delete_once(cx, st, out, err);
+        if (rc == DB_OK || in_trans || attempt == 8 || !stor_error_is_compacted(err)) {
+            return rc;
+        }
+        db_error_clear(err);
+    }
 }
 
 /* ADMIN COMPACT TABLE t [PARTITION p, ...] WHERE type = 'BASE' | 'CUMULATIVE': compacts every

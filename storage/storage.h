@@ -614,6 +614,10 @@ int stor_txn_commit(stor_engine *e, stor_txn *txn, uint64_t tso, db_error *err);
 /* stor_txn_commit with the TSO taken from alloc under the commit mutex, so TSOs ascend with the
  * versions they publish; *tso gets it. alloc NULL: commit at *tso. */
 int stor_txn_commit_at(stor_engine *e, stor_txn *txn, cat_tso *alloc, uint64_t *tso, db_error *err);
+/* Whether err is a commit refused because delete marks by location (DELETE / UPDATE of tables
+ * without merge-on-write) name a rowset that compaction replaced after the statement's scan:
+ * nothing was written, and running the statement again on a new snapshot can succeed. */
+bool stor_error_is_compacted(const db_error *err);
 /* ==== end engine, tablets, commits ==== */
 
 /* ==== compaction ==== */
