@@ -1997,6 +1997,50 @@ only_key_columns(const plan_tbl *t, const plan_ast *x)
     return true;
 }
 
+/* UPDATE / DELETE ... ORDER BY c [DESC], ... LIMIT n (MySQL): the matched rows sorted by
+ * columns of the table (stable: ties keep the scan order), at most n of them. ORDER BY
+ * expressions other than a column are 1235. */
+static int
+order_limit(plan_ectx *cx, const plan_stmt *st, const plan_tbl *t, const plan_bind_col *binds,
+            plan_op **root, db_error *err)
+{
+    plan_op *sort = NULL;
+    if (st->order != NULL && st->order->n > 0) {
+        plan_sort_key *keys = arena_calloc(cx->a, st->order->n, sizeof *keys);
+        for (uint32_t i = 0; i < st->order->n; i++) {
+            const plan_ast *x = st->order->items[i];
+            if (x->kind != PA_COLUMN) {
+                return db_error_set(err, ER_NOT_SUPPORTED_YET,
+                                    "ORDER BY expressions in UPDATE / DELETE");
+            }
+            plan_expr *e;
+            if (plan__analyze(cx, x, binds, t->ncols, "order clause", &e, err) != DB_OK) {
+                return DB_ERR;
+            }
+            keys[i].col = (uint32_t)plan__bind_find(binds, t->ncols, x);
+            keys[i].desc = st->order_desc[i];
+            keys[i].nulls = st->order_nulls ? st->order_nulls[i] : 0;
+            keys[i].mode = plan__cmp_mode(e, e);
+            if (plan__json_check_key(e, err) != DB_OK) {
+                return DB_ERR;
+            }
+        }
+        *root = sort = plan__op_sort(cx, *root, keys, st->order->n);
+    }
+    if (!st->has_limit) {
+        return DB_OK;
+    }
+    uint64_t count = UINT64_MAX, offset = 0;
+    if (plan__stmt_limit(cx, st, &count, &offset, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (sort != NULL && count <= (1u << 24)) {
+        plan__op_sort_topn(sort, count);
+    }
+    *root = plan__op_limit(cx, *root, 0, count);
+    return DB_OK;
+}
+
 static int
 update_delete_once(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
 {
@@ -2092,6 +2136,9 @@ update_delete_once(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     plan__tscan_only_partitions(root, part_ok);
     if (where) {
         root = plan__op_filter(cx, root, where);
+    }
+    if (order_limit(cx, st, &t, binds, &root, err) != DB_OK) {
+        return DB_ERR;
     }
     bool own;
     stor_writer *w = stmt_writer(cx, &own);

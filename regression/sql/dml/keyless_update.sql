@@ -90,6 +90,36 @@ SET @before = CURRENT_TSO();
 UPDATE tt SET b = b + 10;
 SELECT * FROM tt FOR VERSION AS OF @before ORDER BY a;
 SELECT * FROM tt ORDER BY a;
+-- MySQL's ORDER BY / LIMIT on UPDATE and DELETE (ties keep the scan order: order by enough
+-- columns); NULLs sort first
+CREATE TABLE ol (id INT, v INT) DISTRIBUTED BY HASH(id) BUCKETS 1;
+INSERT INTO ol VALUES (1, 1), (1, 2), (2, 2), (3, NULL), (4, 4);
+UPDATE ol SET v = v + 1 ORDER BY id DESC LIMIT 2;
+SELECT ROW_COUNT();
+UPDATE ol SET v = 0 ORDER BY v LIMIT 1;
+SELECT ROW_COUNT();
+SELECT * FROM ol ORDER BY id, v;
+UPDATE ol SET v = 9 WHERE id = 1 ORDER BY v DESC LIMIT 1;
+SELECT * FROM ol ORDER BY id, v;
+UPDATE ol SET v = 7 LIMIT 0;
+SELECT ROW_COUNT();
+DELETE FROM ol ORDER BY id DESC, v LIMIT 2;
+SELECT ROW_COUNT();
+SELECT * FROM ol ORDER BY id, v;
+DELETE FROM ol WHERE id = 1 LIMIT 1;
+SELECT COUNT(*) FROM ol;
+CREATE TABLE ou (k INT, v INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 3;
+INSERT INTO ou VALUES (1, 1), (2, 2), (3, 3), (4, 4);
+UPDATE ou SET v = 0 ORDER BY k DESC LIMIT 2;
+DELETE FROM ou WHERE v > 0 ORDER BY k LIMIT 1;
+SELECT * FROM ou ORDER BY k;
+PREPARE del FROM 'DELETE FROM ou ORDER BY k LIMIT ?';
+SET @n = 1;
+EXECUTE del USING @n;
+SELECT * FROM ou ORDER BY k;
+UPDATE ol SET v = 1 ORDER BY v + 1 LIMIT 1;
+UPDATE ol SET v = 1 ORDER BY nope LIMIT 1;
+UPDATE ol SET v = 1 LIMIT 1, 2;
 -- Row Binlog on a Duplicate table records inserts only: UPDATE is refused like DELETE (R2)
 CREATE TABLE rb (id INT, v INT) PROPERTIES ("binlog.enable" = "true", "binlog.format" = "ROW");
 INSERT INTO rb VALUES (1, 1);
