@@ -114,16 +114,31 @@ like_table(create_ctx *x, cat_table **out, db_error *err)
 
 /* Doris's default keys when no KEY clause is written: AGGREGATE when any column has an
  * aggregation (the leading columns without one), otherwise DUPLICATE over the short-key prefix
- * (at most 3 columns and 36 bytes; stops before float/double/string/complex, after a varchar). */
+ * (at most 3 columns and 36 bytes; stops before float/double/string/complex, after a varchar).
+ * A DUPLICATE table gets no keys at all with "enable_duplicate_without_keys_by_default" =
+ * "true", or when that prefix is empty (a first column of such a type: Doris refuses it unless
+ * the property is set; a MySQL script cannot know, so Rivulet applies the property). */
 static int
 infer_keys(create_ctx *x, const char ***keys, size_t *nkeys, db_error *err)
 {
     const cat_create_table_req *r = x->req;
     const char **k = mem_calloc(r->ncols ? r->ncols : 1, sizeof *k);
     size_t n = 0;
-    bool has_agg = false;
+    bool has_agg = false, without_keys = false;
     for (size_t i = 0; i < r->ncols; i++) {
         has_agg |= r->cols[i].agg != CAT_AGG_UNSET;
+    }
+    const char *wk = cat_props_get(&x->props, "enable_duplicate_without_keys_by_default");
+    if (wk != NULL && cat__parse_strict_bool("enable_duplicate_without_keys_by_default", wk,
+                                             &without_keys, err) != DB_OK) {
+        mem_free(k);
+        return DB_ERR;
+    }
+    if (without_keys && !has_agg) {
+        x->t->keys = CAT_KEYS_DUP;
+        *keys = k;
+        *nkeys = 0;
+        return DB_OK;
     }
     if (has_agg) {
         for (size_t i = 0; i < r->ncols && r->cols[i].agg == CAT_AGG_UNSET; i++) {
@@ -152,7 +167,7 @@ infer_keys(create_ctx *x, const char ***keys, size_t *nkeys, db_error *err)
         }
         x->t->keys = CAT_KEYS_DUP;
     }
-    if (n == 0) {
+    if (n == 0 && has_agg) {
         mem_free(k);
         return cat__doris(err, "The olap table first column could not be float, double, string "
                                "or array, struct, map, please use decimal or varchar instead.");
@@ -680,6 +695,14 @@ apply_other_props(create_ctx *x, db_error *err)
         }
         cat_props_remove(&x->props, "enable_mow_light_delete");
     }
+    if ((v = cat_props_get(&x->props, "enable_duplicate_without_keys_by_default")) != NULL) {
+        bool b; /* applied by infer_keys; with a KEY clause it changes nothing (Doris) */
+        if (cat__parse_strict_bool("enable_duplicate_without_keys_by_default", v, &b, err) !=
+            DB_OK) {
+            return DB_ERR;
+        }
+        cat_props_remove(&x->props, "enable_duplicate_without_keys_by_default");
+    }
     const char *seq_col = cat_props_get(&x->props, "function_column.sequence_col");
     const char *seq_type = cat_props_get(&x->props, "function_column.sequence_type");
     if (seq_col != NULL || seq_type != NULL) {
@@ -922,6 +945,9 @@ cat_table_add_column(cat_table *t, const cat_column_def *def, const char *after,
                           "Can not assign aggregation method on column in %s data model "
                           "table: %s",
                           t->keys == CAT_KEYS_DUP ? "Duplicate" : "Unique", def->name);
+    }
+    if (first && t->keys == CAT_KEYS_DUP && t->nkeys == 0) {
+        return cat__doris(err, "Duplicate table without keys do not support add key column!");
     }
     if (first && t->keys != CAT_KEYS_DUP) {
         return cat__doris(err, "Can not add key column %s to a %s table", def->name,

@@ -216,6 +216,9 @@ properties_sql(const cat_table *t, buf *out)
         prop_line(out, &first, "enable_mow_light_delete",
                   t->enable_mow_light_delete ? "true" : "false");
     }
+    if (t->keys == CAT_KEYS_DUP && t->nkeys == 0) {
+        prop_line(out, &first, "enable_duplicate_without_keys_by_default", "true");
+    }
     buf_append_str(out, "\n)");
 }
 
@@ -240,11 +243,14 @@ cat_show_create_table(const cat_table *t, buf *out)
         buf_append_str(out, ",\n  ");
         cat_index_sql(t, &t->indexes[i], out);
     }
-    buf_printf(out, "\n) ENGINE=OLAP\n%s(", keys_sql[t->keys]);
-    for (size_t i = 0; i < t->nkeys; i++) {
-        buf_printf(out, "%s`%s`", i ? ", " : "", t->cols[i].name);
+    buf_append_str(out, "\n) ENGINE=OLAP");
+    if (t->nkeys > 0 || t->keys != CAT_KEYS_DUP) { /* a DUPLICATE table without keys: none */
+        buf_printf(out, "\n%s(", keys_sql[t->keys]);
+        for (size_t i = 0; i < t->nkeys; i++) {
+            buf_printf(out, "%s`%s`", i ? ", " : "", t->cols[i].name);
+        }
+        buf_append_str(out, ")");
     }
-    buf_append_str(out, ")");
     if (t->ncluster > 0) {
         buf_append_str(out, "\nCLUSTER BY(");
         for (size_t i = 0; i < t->ncluster; i++) {

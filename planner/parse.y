@@ -418,8 +418,15 @@ start_opt ::= WITH CONSISTENT SNAPSHOT.
 
 cmd ::= INSERT into_opt dml_target dml_label_opt dml_cols_opt VALUES dml_rows. { plan_stmt_begin(pp, PS_INSERT); }
 cmd ::= INSERT into_opt dml_target dml_label_opt dml_cols_opt select. { pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
-cmd ::= UPDATE dml_target SET dml_assigns where_opt. { plan_stmt_begin(pp, PS_UPDATE); }
-cmd ::= DELETE FROM dml_target dml_parts_opt where_opt. { plan_stmt_begin(pp, PS_DELETE); }
+/* MySQL's REPLACE: an INSERT that replaces rows of existing keys (UNIQUE tables, plan_dml.c). */
+cmd ::= REPLACE into_opt dml_target dml_label_opt dml_cols_opt VALUES dml_rows. { pp->stmt->dml_replace = true; plan_stmt_begin(pp, PS_INSERT); }
+cmd ::= REPLACE into_opt dml_target dml_label_opt dml_cols_opt select. { pp->stmt->dml_replace = pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
+cmd ::= REPLACE into_opt dml_target dml_label_opt SET dml_assigns. { pp->stmt->dml_replace = pp->stmt->dml_has_cols = true; plan_stmt_dml_row_end(pp); plan_stmt_begin(pp, PS_INSERT); }
+cmd ::= UPDATE dml_target SET dml_assigns where_opt order_opt dml_limit_opt. { plan_stmt_begin(pp, PS_UPDATE); }
+cmd ::= DELETE FROM dml_target dml_parts_opt where_opt order_opt dml_limit_opt. { plan_stmt_begin(pp, PS_DELETE); }
+/* MySQL's single-table UPDATE / DELETE ... [ORDER BY ...] [LIMIT n] (no offset). */
+dml_limit_opt ::= .
+dml_limit_opt ::= LIMIT limit_val(C). { plan_stmt_limit(pp, C, NULL); }
 cmd ::= BEGIN WITH LABEL ident_tok(L). { plan_stmt_label(pp, &L); plan_stmt_begin(pp, PS_BEGIN); }
 /* ADMIN COMPACT TABLE t [PARTITION p] WHERE type = 'BASE' | 'CUMULATIVE' (Doris). */
 cmd ::= ADMIN COMPACT TABLE dml_target dml_parts_opt WHERE expr(X). { pp->stmt->where = X; plan_stmt_begin(pp, PS_ADMIN_COMPACT); }

@@ -1026,7 +1026,8 @@ plan__exec_stmt(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_
         out->is_result_set = rc == DB_OK;
     }
     if (rc == DB_OK && !cx->describe) {
-        s->row_count = out->is_result_set ? -1 : 0;
+        /* MySQL: -1 after a result set, else the affected rows (DML; 0 for the others) */
+        s->row_count = out->is_result_set ? -1 : (int64_t)out->affected_rows;
     }
     return rc;
 }

@@ -376,7 +376,8 @@ typedef struct plan_stmt {
      * NULL entries are DEFAULT), UPDATE values (one per column), PARTITION names, label. */
     plan_table_ref dml_table;
     bool dml_has_cols;
-    bool dml_select; /* INSERT ... SELECT: the SELECT fields above are the source */
+    bool dml_select;  /* INSERT ... SELECT: the SELECT fields above are the source */
+    bool dml_replace; /* REPLACE (a PS_INSERT): a UNIQUE table's upsert, full rows */
     const char **dml_cols;
     uint32_t ndml_cols, cap_dml_cols;
     plan_ast **dml_values;

@@ -77,6 +77,8 @@ struct stor_writer {
     char **files;      /* segment files written by the commit in progress (removed on failure) */
     size_t nfiles, fcap;
     bool is_spent;
+    bool count_replaced; /* stor_writer_count_replaced */
+    uint64_t replaced;   /* rows that replaced a row of their key (counted at commit) */
     struct w_extra {
         uint16_t kind;
         void *data;
@@ -369,6 +371,18 @@ stor_writer_delete_rows(stor_writer *w, uint64_t tablet_id, uint64_t rowset_id, 
     d->rows = mem_alloc(n * sizeof *rows);
     memcpy(d->rows, rows, n * sizeof *rows);
     return DB_OK;
+}
+
+void
+stor_writer_count_replaced(stor_writer *w)
+{
+    w->count_replaced = true;
+}
+
+uint64_t
+stor_writer_replaced(const stor_writer *w)
+{
+    return w->replaced;
 }
 
 uint64_t
@@ -963,6 +977,9 @@ stage_sort_dedup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
             if (run->mask != NULL && run->mask[win] != NULL && seq == NULL && j - i > 1) {
                 merge_partial(run, idx + i, j - i, nout, &ov);
             }
+            if (run->w->count_replaced) {
+                run->w->replaced += j - i - 1; /* each later row replaced the one before */
+            }
             idx[nout++] = win;
             i = j;
         }
@@ -1042,7 +1059,8 @@ stage_mow_lookup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
     /* Whether an old row is a delete-sign row matters only to consumers of has_old / old values
      * (added stages, partial update): reading it costs a point read per updated key, so plain
      * upserts skip it (has_old is then "found"). */
-    bool need_sign = sc->delete_sign_col >= 0 && (run->wants != 0 || run->mask != NULL);
+    bool need_sign = sc->delete_sign_col >= 0 &&
+                     (run->wants != 0 || run->mask != NULL || run->w->count_replaced);
     if (need_sign &&
         fetch_old(run, found, loc, (uint32_t)sc->delete_sign_col, &old_sign, err) != DB_OK) {
         return DB_ERR;
@@ -1075,6 +1093,7 @@ stage_mow_lookup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
         ops[k] = is_sign_set(new_sign, r) ? STOR_OP_DELETE
                  : has_old[k]             ? STOR_OP_UPDATE
                                           : STOR_OP_INSERT;
+        run->w->replaced += run->w->count_replaced && ops[k] == STOR_OP_UPDATE;
     }
     add_marks(txn, b->tablet_id, marks, nmarks, b->a);
     run->w->nchanges += nmarks;

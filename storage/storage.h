@@ -614,6 +614,10 @@ int stor_txn_commit(stor_engine *e, stor_txn *txn, uint64_t tso, db_error *err);
 /* stor_txn_commit with the TSO taken from alloc under the commit mutex, so TSOs ascend with the
  * versions they publish; *tso gets it. alloc NULL: commit at *tso. */
 int stor_txn_commit_at(stor_engine *e, stor_txn *txn, cat_tso *alloc, uint64_t *tso, db_error *err);
+/* Whether err is a commit refused because delete marks by location (DELETE / UPDATE of tables
+ * without merge-on-write) name a rowset that compaction replaced after the statement's scan:
+ * nothing was written, and running the statement again on a new snapshot can succeed. */
+bool stor_error_is_compacted(const db_error *err);
 /* ==== end engine, tablets, commits ==== */
 
 /* ==== compaction ==== */
@@ -875,6 +879,14 @@ void stor_writer_add_extra(stor_writer *w, uint16_t kind, const void *data, size
  * without merge-on-write, locations from a scan). */
 int stor_writer_delete_rows(stor_writer *w, uint64_t tablet_id, uint64_t rowset_id,
                             uint32_t segment_id, const uint32_t *rows, uint32_t n, db_error *err);
+
+/* REPLACE's affected rows: from now on the commit counts the rows that replace a row of their
+ * key: a UNIQUE row whose key a later row of the writer rewrites (deduplication), and, on a
+ * merge-on-write table, a row whose key has a live row in the table (an old delete-sign row
+ * does not count). Costs a point read of the delete sign per updated key. stor_writer_replaced
+ * reads the count after stor_writer_commit (before the free). */
+void stor_writer_count_replaced(stor_writer *w);
+uint64_t stor_writer_replaced(const stor_writer *w);
 
 /* Rows buffered so far (after nothing is deduplicated) and whether anything is pending. */
 uint64_t stor_writer_rows(const stor_writer *w);

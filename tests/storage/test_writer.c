@@ -432,6 +432,44 @@ Test(stor_writer, mow_delete_sign)
     stu_env_close(&v);
 }
 
+/* REPLACE's count: rows that replaced a row of their key, earlier in the writer or live in the
+ * table; a key whose stored row is a delete-sign row is new again. */
+Test(stor_writer, count_replaced)
+{
+    stu_env v;
+    env_open(&v);
+    stor_schema sc = mow_schema(false);
+    stor_writer *w = stor_writer_new(v.eng);
+    put_range(w, &sc, 0, 10, 1);
+    stu_commit_writer(&v, w);
+    w = stor_writer_new(v.eng);
+    row dels[] = {{3, NUL, NULL, NUL, 1}};
+    put_mow(w, &sc, 0, dels, 1, NULL);
+    stu_commit_writer(&v, w);
+
+    w = stor_writer_new(v.eng);
+    stor_writer_count_replaced(w);
+    /* 1 and 2 live (2 replacements), 3 deleted (new), 20 new, 21 twice (1 replacement), 1 again
+     * in a later put (1 more). */
+    row rs[] = {{1, 10, "a", NUL, 0},   {2, 20, "b", NUL, 0},   {3, 30, "c", NUL, 0},
+                {20, 200, "d", NUL, 0}, {21, 210, "e", NUL, 0}, {21, 211, "f", NUL, 0}};
+    put_mow(w, &sc, 0, rs, 6, NULL);
+    row again[] = {{1, 11, "g", NUL, 0}};
+    put_mow(w, &sc, 0, again, 1, NULL);
+    db_error e;
+    db_error_clear(&e);
+    cr_assert_eq(stor_writer_commit(w, v.tso, NULL, &e), DB_OK, "%s", e.msg);
+    cr_assert_eq(stor_writer_replaced(w), 4);
+    stor_writer_free(w);
+
+    w = stor_writer_new(v.eng); /* not asked: nothing counted */
+    put_mow(w, &sc, 0, again, 1, NULL);
+    cr_assert_eq(stor_writer_commit(w, v.tso, NULL, &e), DB_OK, "%s", e.msg);
+    cr_assert_eq(stor_writer_replaced(w), 0);
+    stor_writer_free(w);
+    stu_env_close(&v);
+}
+
 Test(stor_writer, mow_sequence_column)
 {
     stu_env v;
