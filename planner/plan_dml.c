@@ -1650,6 +1650,11 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
                                                   t.cols[c].name));
             }
         }
+        /* The hidden sequence column follows its mapped column: given with it, else both keep
+         * the stored row's values (storage/README.md "sequence column and partial update"). */
+        if (t.seq_hidden_col >= 0 && t.seq_map_col >= 0) {
+            given[t.seq_hidden_col] = given[t.seq_map_col];
+        }
     }
     /* The source rows. VALUES rows are checked for their width before anything runs. */
     plan_op *src = NULL;

@@ -685,6 +685,17 @@ set_given(chain_run *run)
     b->given = run->mask[0];
 }
 
+/* Whether row r of the batch supplies the sequence column: a full row does; a partial row only
+ * when its mask names the column. A partial row that leaves it out keeps the stored row's
+ * sequence value (Doris), so it is never a sequence loser. */
+static bool
+gives_seq(const chain_run *run, uint32_t r)
+{
+    const stor_schema *sc = run->b.sc;
+    return sc->seq_col >= 0 &&
+           (run->mask == NULL || run->mask[r] == NULL || run->mask[r][sc->seq_col]);
+}
+
 /* ---- stage: sort_dedup ---- */
 
 typedef struct keyset {
@@ -949,18 +960,25 @@ stage_sort_dedup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
     }
     if (sc->keys == CAT_KEYS_UNIQUE) {
         /* One row per key: the last written, or the highest sequence value (NULL lowest; ties go
-         * to the later write). Equal keys are adjacent in input order (stable sort). */
+         * to the later write). Equal keys are adjacent in input order (stable sort). A key none
+         * of whose rows gives the sequence column (partial updates without it) is ordered as
+         * without one: they all keep the stored value. */
         const stor_vec *seq = sc->seq_col >= 0 ? &b->cols[sc->seq_col] : NULL;
         nout = 0;
         for (uint32_t i = 0; i < n;) {
-            uint32_t j = i + 1, win = idx[i];
+            uint32_t j = i + 1;
+            bool by_seq = seq != NULL && gives_seq(run, idx[i]);
             while (j < n && key_cmp(&ks, idx[i], idx[j]) == 0) {
-                if (seq == NULL || cell_cmp(seq, idx[j], seq, win) >= 0) {
-                    win = idx[j];
-                }
+                by_seq |= seq != NULL && gives_seq(run, idx[j]);
                 j++;
             }
-            if (run->mask != NULL && run->mask[win] != NULL && seq == NULL && j - i > 1) {
+            uint32_t win = idx[j - 1];
+            for (uint32_t k = j - 1; by_seq && k-- > i;) {
+                if (cell_cmp(seq, idx[k], seq, win) > 0) {
+                    win = idx[k];
+                }
+            }
+            if (run->mask != NULL && run->mask[win] != NULL && !by_seq && j - i > 1) {
                 merge_partial(run, idx + i, j - i, nout, &ov);
             }
             idx[nout++] = win;
@@ -1060,7 +1078,7 @@ stage_mow_lookup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
     uint32_t nkeep = 0, nmarks = 0;
     bool any_old = false;
     for (uint32_t r = 0; r < n; r++) {
-        if (found[r] && sc->seq_col >= 0 && cell_cmp(&old_seq, r, &b->cols[sc->seq_col], r) > 0) {
+        if (found[r] && gives_seq(run, r) && cell_cmp(&old_seq, r, &b->cols[sc->seq_col], r) > 0) {
             continue; /* the stored row has a higher sequence value: this write loses */
         }
         uint32_t k = nkeep++;
