@@ -71,4 +71,12 @@ const char *cat__type_min_text(const cat_type *t);
 /* Compares two normalized partition values of type t (<0, 0, >0). */
 int cat__part_value_cmp(const cat_type *t, const char *a, const char *b);
 
+/* ---- hidden columns, sequence type (cat_ddl.c) ---- */
+
+/* Appends hidden column name (a new uid, CAT_COL_HIDDEN, the model's default aggregation). */
+void cat__add_hidden(cat_table *t, const char *name, cat_type type, bool nullable, const char *def);
+/* The type of "function_column.sequence_type" = text (Doris analyzeSequenceType); name gets
+ * its lower-case name as SHOW CREATE TABLE prints it. DB_ERR: ER_DORIS. */
+int cat__sequence_type(const char *text, cat_type *out, char *name, size_t cap, db_error *err);
+
 #endif /* CATALOG_CAT_SCHEMA_INT_H */
