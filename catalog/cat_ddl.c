@@ -144,6 +144,15 @@ like_table(create_ctx *x, cat_table **out, db_error *err)
         }
         return db_error_set(err, ER_TABLE_EXISTS_ERROR, r->name);
     }
+    /* The copy keeps the source's binlog settings: E47 when they disable what the database
+     * enables (Doris replays the source's DDL, binlog.enable included, through CREATE TABLE). */
+    cat_binlog_cfg dbb = cat_binlog_default();
+    if (cat__binlog_merge(&dbb, &x->db->props, true, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (dbb.enable && !src->binlog.enable) {
+        return cat__doris(err, "db binlog is enable, but table binlog is disable");
+    }
     cat_table *t = cat_table_clone(src);
     mem_free(t->name);
     t->name = mem_strdup(r->name);
@@ -631,9 +640,17 @@ apply_binlog(create_ctx *x, db_error *err)
 {
     cat_table *t = x->t;
     cat_binlog_cfg b = cat_binlog_default();
-    if (cat__binlog_merge(&b, &x->db->props, true, err) != DB_OK ||
-        cat__binlog_merge(&b, &x->props, true, err) != DB_OK) {
+    if (cat__binlog_merge(&b, &x->db->props, true, err) != DB_OK) {
         return DB_ERR;
+    }
+    bool db_enable = b.enable;
+    if (cat__binlog_merge(&b, &x->props, true, err) != DB_OK) {
+        return DB_ERR;
+    }
+    /* A table of a database with binlog enabled inherits it and may not turn it off (E47, the
+     * same rule as ALTER TABLE SET). */
+    if (db_enable && !b.enable) {
+        return cat__doris(err, "db binlog is enable, but table binlog is disable");
     }
     for (size_t i = x->props.n; i-- > 0;) {
         if (cat__is_binlog_key(x->props.v[i].key)) {
