@@ -59,9 +59,8 @@ cat_table_enable_feature(cat_table *t, const char *feature, const cat_prop *prop
         return DB_ERR;
     }
     if (seq && cat_table_column(t, CAT_COL_SEQUENCE) != NULL) {
-        return cat__doris(err,
-                          "Can not enable sequence column support, already supported sequence "
-                          "column.");
+        return cat__doris(err, "Can not enable sequence column support, already supported sequence "
+                               "column.");
     }
     if (del && cat_table_column(t, CAT_COL_DELETE_SIGN) != NULL) {
         return cat__doris(err,

@@ -850,6 +850,43 @@ Test(stor_writer, mow_sequence_partial_update)
     cr_assert_str_eq(r2->r.s, "two");
     cr_assert_eq(r2->r.seq, 5);
     mem_free(rows);
+    /* Rows of one key in one commit, some giving seq and some not, apply in order against the
+     * stored row: key 5 (seq 5): v without seq applies, then seq 1 loses; key 6: s without seq,
+     * then seq 7 applies; key 7: seq 9, then s without seq; key 8 (new): v without seq is
+     * inserted, then seq 3 applies over its NULL. */
+    w = stor_writer_new(v.eng);
+    row base[] = {{5, 50, "e", 5, 0}, {6, 60, "f", 5, 0}, {7, 70, "g", 5, 0}};
+    put_mow(w, &sc, 0, base, 3, NULL);
+    stu_commit_writer(&v, w);
+    w = stor_writer_new(v.eng);
+    row m1[] = {{5, 55, "no", NUL, 0}, {8, 80, "no", NUL, 0}};
+    row m2[] = {{5, 51, "no", 1, 0}, {6, 77, "no", 7, 0}, {7, 79, "no", 9, 0}, {8, 83, "no", 3, 0}};
+    row m3[] = {{6, -1, "x", NUL, 0}};
+    row m4[] = {{7, -1, "after", NUL, 0}};
+    put_mow(w, &sc, 0, m1, 2, give_v);
+    put_mow(w, &sc, 0, m3, 1, give_s);
+    put_mow(w, &sc, 0, m2, 4, give_vs);
+    put_mow(w, &sc, 0, m4, 1, give_s);
+    stu_commit_writer(&v, w);
+    rows = read_visible(&v, &sc, 0, &n);
+    const seen_row *r5 = find_key(rows, n, 5);
+    cr_assert_eq(r5->r.v, 55);
+    cr_assert_str_eq(r5->r.s, "e");
+    cr_assert_eq(r5->r.seq, 5);
+    const seen_row *r6 = find_key(rows, n, 6);
+    cr_assert_eq(r6->r.v, 77);
+    cr_assert_str_eq(r6->r.s, "x");
+    cr_assert_eq(r6->r.seq, 7);
+    const seen_row *r7 = find_key(rows, n, 7);
+    cr_assert_eq(r7->r.v, 79);
+    cr_assert_str_eq(r7->r.s, "after");
+    cr_assert_eq(r7->r.seq, 9);
+    const seen_row *r8 = find_key(rows, n, 8);
+    cr_assert_eq(r8->r.v, 83);
+    cr_assert_str_eq(r8->r.s, "no");
+    cr_assert_eq(r8->r.seq, 3);
+    mem_free(rows);
+    cr_assert_eq(seen.n, 4);
     /* A full row still compares: seq 4 < 6 is discarded. */
     w = stor_writer_new(v.eng);
     row f[] = {{3, 333, "full", 4, 0}};

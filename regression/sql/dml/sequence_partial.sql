@@ -52,6 +52,21 @@ COMMIT;
 SELECT * FROM sm WHERE k = 1;
 SELECT __DORIS_BINLOG_OP__ AS op, v, w, s, __BEFORE__v__, __BEFORE__w__ FROM binlog("table" = "sm")
 WHERE k = 1 ORDER BY __DORIS_BINLOG_TSO__, __DORIS_BINLOG_LSN__;
+-- in one transaction some rows give s and some do not: applied in order against the stored
+-- row, as separate statements (the lower s loses, the v before it stays; a higher s applies
+-- over the w before it)
+BEGIN;
+INSERT INTO sm (k, v) VALUES (1, 1000);
+INSERT INTO sm (k, w, s) VALUES (1, 'low', 2);
+COMMIT;
+SELECT * FROM sm WHERE k = 1;
+BEGIN;
+INSERT INTO sm (k, w) VALUES (1, 'w2');
+INSERT INTO sm (k, v, s) VALUES (1, 2000, 6);
+COMMIT;
+SELECT * FROM sm WHERE k = 1;
+SELECT __DORIS_BINLOG_OP__ AS op, v, w, s, __BEFORE__v__, __BEFORE__w__, __BEFORE__s__
+FROM binlog("table" = "sm") WHERE k = 1 ORDER BY __DORIS_BINLOG_TSO__, __DORIS_BINLOG_LSN__;
 -- a deleted key: the partial update inserts it again with the defaults (op 0)
 DELETE FROM sm WHERE k = 2;
 INSERT INTO sm (k, v) VALUES (2, 22);
