@@ -4,6 +4,7 @@
  * object model. See README.md §"Schema objects" for the rule order and sources. */
 #include "catalog/cat_schema_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,8 +32,6 @@ static int check_column_types(const cat_table *t, db_error *err);
 static int apply_binlog(create_ctx *x, db_error *err);
 static int apply_other_props(create_ctx *x, db_error *err);
 static int check_unknown_props(create_ctx *x, db_error *err);
-static void add_hidden(cat_table *t, const char *name, cat_type type, bool nullable,
-                       const char *def);
 /* (partition_from_def is cat__partition_from_def, cat_schema_int.h) */
 static int set_default_agg(cat_table *t, cat_column *c);
 
@@ -40,8 +39,8 @@ static int set_default_agg(cat_table *t, cat_column *c);
  * CREATE TABLE
  * ====================================================================================== */
 
-static void
-add_hidden(cat_table *t, const char *name, cat_type type, bool nullable, const char *def)
+void
+cat__add_hidden(cat_table *t, const char *name, cat_type type, bool nullable, const char *def)
 {
     t->cols = mem_realloc(t->cols, (t->ncols + 1) * sizeof *t->cols);
     cat_column *c = &t->cols[t->ncols++];
@@ -72,6 +71,57 @@ set_default_agg(cat_table *t, cat_column *c)
     return DB_OK;
 }
 
+/* Doris PropertyAnalyzer.analyzeSequenceType: PrimitiveType.valueOf(text.toUpperCase()), then
+ * only fixed-point integers and dates. Names of other PrimitiveTypes give the type message, a
+ * name that is no PrimitiveType Java's enum message. */
+int
+cat__sequence_type(const char *text, cat_type *out, char *name, size_t cap, db_error *err)
+{
+    static const struct {
+        const char *name;
+        cat_type_id id;
+    } ok[] = {
+            {"TINYINT", CAT_T_TINYINT},
+            {"SMALLINT", CAT_T_SMALLINT},
+            {"INT", CAT_T_INT},
+            {"BIGINT", CAT_T_BIGINT},
+            {"LARGEINT", CAT_T_LARGEINT},
+            {"DATE", CAT_T_DATE},
+            {"DATETIME", CAT_T_DATETIME},
+            {"DATEV2", CAT_T_DATE},
+            {"DATETIMEV2", CAT_T_DATETIME},
+    };
+    /* The other PrimitiveType names, space-separated. */
+    static const char other[] =
+            " INVALID_TYPE UNSUPPORTED NULL_TYPE BOOLEAN FLOAT DOUBLE DECIMALV2 DECIMAL32 DECIMAL64"
+            " DECIMAL128 DECIMAL256 TIME TIMEV2 CHAR VARCHAR STRING HLL BITMAP QUANTILE_STATE"
+            " AGG_STATE ARRAY MAP STRUCT VARIANT JSONB LAMBDA_FUNCTION IPV4 IPV6 ALL TEMPLATE ";
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        if (cat__ieq(text, ok[i].name)) {
+            *out = cat_type_make(ok[i].id);
+            size_t k = 0;
+            for (; ok[i].name[k] != '\0' && k + 1 < cap; k++) {
+                name[k] = (char)tolower((unsigned char)ok[i].name[k]);
+            }
+            name[k] = '\0';
+            return DB_OK;
+        }
+    }
+    char up[64];
+    up[0] = ' ';
+    size_t k = 1;
+    for (; text[k - 1] != '\0' && k + 2 < sizeof up; k++) {
+        up[k] = (char)toupper((unsigned char)text[k - 1]);
+    }
+    up[k] = ' ';
+    up[k + 1] = '\0';
+    if (strchr(text, ' ') == NULL && strstr(other, up) != NULL) {
+        return cat__doris(err, "sequence type only support integer types and date types");
+    }
+    up[k] = '\0';
+    return cat__doris(err, "No enum constant org.apache.doris.catalog.PrimitiveType.%s", up + 1);
+}
+
 static int
 like_table(create_ctx *x, cat_table **out, db_error *err)
 {
@@ -91,6 +141,15 @@ like_table(create_ctx *x, cat_table **out, db_error *err)
             return DB_OK;
         }
         return db_error_set(err, ER_TABLE_EXISTS_ERROR, r->name);
+    }
+    /* The copy keeps the source's binlog settings: E47 when they disable what the database
+     * enables (Doris replays the source's DDL, binlog.enable included, through CREATE TABLE). */
+    cat_binlog_cfg dbb = cat_binlog_default();
+    if (cat__binlog_merge(&dbb, &x->db->props, true, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (dbb.enable && !src->binlog.enable) {
+        return cat__doris(err, "db binlog is enable, but table binlog is disable");
     }
     cat_table *t = cat_table_clone(src);
     mem_free(t->name);
@@ -623,9 +682,17 @@ apply_binlog(create_ctx *x, db_error *err)
 {
     cat_table *t = x->t;
     cat_binlog_cfg b = cat_binlog_default();
-    if (cat__binlog_merge(&b, &x->db->props, true, err) != DB_OK ||
-        cat__binlog_merge(&b, &x->props, true, err) != DB_OK) {
+    if (cat__binlog_merge(&b, &x->db->props, true, err) != DB_OK) {
         return DB_ERR;
+    }
+    bool db_enable = b.enable;
+    if (cat__binlog_merge(&b, &x->props, true, err) != DB_OK) {
+        return DB_ERR;
+    }
+    /* A table of a database with binlog enabled inherits it and may not turn it off (E47, the
+     * same rule as ALTER TABLE SET). */
+    if (db_enable && !b.enable) {
+        return cat__doris(err, "db binlog is enable, but table binlog is disable");
     }
     for (size_t i = x->props.n; i-- > 0;) {
         if (cat__is_binlog_key(x->props.v[i].key)) {
@@ -718,28 +785,13 @@ apply_other_props(create_ctx *x, db_error *err)
             ty = c->type;
             cat_props_set(&t->props, "function_column.sequence_col", c->name);
         } else {
-            static const struct {
-                const char *name;
-                cat_type_id id;
-            } seq_types[] = {
-                    {"tinyint", CAT_T_TINYINT},   {"smallint", CAT_T_SMALLINT},
-                    {"int", CAT_T_INT},           {"bigint", CAT_T_BIGINT},
-                    {"largeint", CAT_T_LARGEINT}, {"date", CAT_T_DATE},
-                    {"datetime", CAT_T_DATETIME},
-            };
-            bool found = false;
-            for (size_t i = 0; i < sizeof seq_types / sizeof seq_types[0]; i++) {
-                if (cat__ieq(seq_type, seq_types[i].name)) {
-                    ty = cat_type_make(seq_types[i].id);
-                    found = true;
-                }
+            char name[32];
+            if (cat__sequence_type(seq_type, &ty, name, sizeof name, err) != DB_OK) {
+                return DB_ERR;
             }
-            if (!found) {
-                return cat__doris(err, "sequence type only support integer types and date types");
-            }
-            cat_props_set(&t->props, "function_column.sequence_type", seq_type);
+            cat_props_set(&t->props, "function_column.sequence_type", name);
         }
-        add_hidden(t, CAT_COL_SEQUENCE, ty, true, NULL);
+        cat__add_hidden(t, CAT_COL_SEQUENCE, ty, true, NULL);
         cat_props_remove(&x->props, "function_column.sequence_col");
         cat_props_remove(&x->props, "function_column.sequence_type");
     }
@@ -844,7 +896,7 @@ cat_table_validate_create(const cat_catalog *c, const cat_create_table_req *req,
         goto out;
     }
     if (x.t->keys == CAT_KEYS_UNIQUE) {
-        add_hidden(x.t, CAT_COL_DELETE_SIGN, cat_type_make(CAT_T_TINYINT), false, "0");
+        cat__add_hidden(x.t, CAT_COL_DELETE_SIGN, cat_type_make(CAT_T_TINYINT), false, "0");
     }
     for (size_t i = 0; i < x.t->ncols; i++) {
         for (size_t j = 0; j < i; j++) {
@@ -864,7 +916,7 @@ cat_table_validate_create(const cat_catalog *c, const cat_create_table_req *req,
         goto out;
     }
     if (cat_binlog_is_row(&x.t->binlog)) {
-        add_hidden(x.t, CAT_COL_COMMIT_TSO, cat_type_make(CAT_T_BIGINT), false, "0");
+        cat__add_hidden(x.t, CAT_COL_COMMIT_TSO, cat_type_make(CAT_T_BIGINT), false, "0");
     }
     if (cat_table_find(x.db, req->name) != NULL) {
         if (req->if_not_exists) {

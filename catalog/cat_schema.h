@@ -486,6 +486,14 @@ int cat_table_set_properties(const cat_db *db, cat_table *t, const cat_prop *pro
  * ER_DUP_FIELDNAME, ER_DORIS. */
 int cat_table_add_column(cat_table *t, const cat_column_def *def, const char *after, bool first,
                          db_error *err);
+/* ALTER TABLE ENABLE FEATURE "feature" [WITH PROPERTIES (...)] (cat_feature.c): SEQUENCE_LOAD
+ * adds the hidden __DORIS_SEQUENCE_COL__ of "function_column.sequence_type" (nullable, no
+ * default) and sets that property; BATCH_DELETE adds __DORIS_DELETE_SIGN__; both are an ADD
+ * COLUMN (Row Binlog tables need light schema change). Doris's messages (ER_DORIS) for unknown
+ * names, missing properties or type, non-UNIQUE tables and a column that exists;
+ * UPDATE_FLEXIBLE_COLUMNS is ER_NOT_SUPPORTED_YET. */
+int cat_table_enable_feature(cat_table *t, const char *feature, const cat_prop *props,
+                             size_t nprops, db_error *err);
 /* ALTER TABLE DROP COLUMN name. Key columns of UNIQUE/AGG tables, partition and distribution
  * columns cannot be dropped. DB_ERR: ER_CANT_DROP_FIELD_OR_KEY, ER_DORIS. */
 int cat_table_drop_column(cat_table *t, const char *name, db_error *err);

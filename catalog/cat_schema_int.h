@@ -87,5 +87,12 @@ int cat__partition_from_def(const cat_table *t, const cat_partition *others, siz
                             const cat_partition_def *d, cat_partition *p, db_error *err);
 /* Doris Range.toString of p's bounds: "[types: [INT]; keys: [10]; ..types: [INT]; ...)". */
 void cat__range_text(const cat_table *t, const cat_partition *p, char *dst, size_t cap);
+/* ---- hidden columns, sequence type (cat_ddl.c) ---- */
+
+/* Appends hidden column name (a new uid, CAT_COL_HIDDEN, the model's default aggregation). */
+void cat__add_hidden(cat_table *t, const char *name, cat_type type, bool nullable, const char *def);
+/* The type of "function_column.sequence_type" = text (Doris analyzeSequenceType); name gets
+ * its lower-case name as SHOW CREATE TABLE prints it. DB_ERR: ER_DORIS. */
+int cat__sequence_type(const char *text, cat_type *out, char *name, size_t cap, db_error *err);
 
 #endif /* CATALOG_CAT_SCHEMA_INT_H */

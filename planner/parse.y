@@ -869,6 +869,11 @@ ddl_alter ::= ADD UNIQUE ddl_uidxkw ddl_idxtype_opt LP ddl_keyparts RP ddl_idxop
 ddl_alter ::= ADD UNIQUE ddl_uidxkw ident_tok(N) ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, true); plan_ddl_alter(pp, CAT_ALTER_CREATE_INDEX, NULL, NULL, "ADD UNIQUE"); }
 ddl_alter ::= DROP ddl_idxkw ident_tok(N). { plan_ddl_alter(pp, CAT_ALTER_DROP_INDEX, &N, NULL, "DROP INDEX"); }
 ddl_alter ::= MODIFY COMMENTKW STRING(C). { plan_ddl_alter(pp, CAT_ALTER_MODIFY_COMMENT, NULL, &C, "MODIFY COMMENT"); }
+/* ENABLE FEATURE "name" [WITH PROPERTIES (...)]: the name goes in the clause's name. */
+%fallback ID ENABLE FEATURE.
+ddl_alter ::= ENABLE FEATURE STRING(N) ddl_feature_props. { plan_ddl_alter(pp, CAT_ALTER_ENABLE_FEATURE, &N, NULL, "ENABLE FEATURE"); }
+ddl_feature_props ::= .
+ddl_feature_props ::= WITH PROPERTIES LP ddl_proplist RP.
 ddl_colpos ::= .
 ddl_colpos ::= AFTER ident_tok(A). { plan_ddl_colpos(pp, &A, false); }
 ddl_colpos ::= FIRST. { plan_ddl_colpos(pp, NULL, true); }

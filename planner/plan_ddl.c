@@ -479,6 +479,8 @@ alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd, d
     case CAT_ALTER_DROP_INDEX:
     case CAT_ALTER_BUILD_INDEX:
         return plan__alter_index(t, cmd, err);
+    case CAT_ALTER_ENABLE_FEATURE:
+        return cat_table_enable_feature(t, cmd->name, cmd->props, cmd->nprops, err);
     case CAT_ALTER_REPLACE_TABLE:
         /* Only alone (exec_alter_table): it changes two tables in one record. */
         return db_error_set(err, ER_NOT_SUPPORTED_YET, "REPLACE WITH TABLE with other clauses");

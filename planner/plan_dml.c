@@ -1622,6 +1622,37 @@ partial_update_on(plan_ectx *cx, const plan_tbl *t)
     return idx >= 0 && cx->s->vars[idx].i != 0 && t->sc.mow;
 }
 
+/* Doris (BindSink): an INSERT that is no partial update must supply the sequence column of a
+ * table that has one (the mapped column, or __DORIS_SEQUENCE_COL__ by name) unless the mapped
+ * column defaults to CURRENT_TIMESTAMP or `require_sequence_in_insert` is off. */
+static int
+check_sequence_given(plan_ectx *cx, const plan_stmt *st, const plan_tbl *t, const bool *given,
+                     db_error *err)
+{
+    if (t->seq_hidden_col < 0) {
+        return DB_OK;
+    }
+    int idx = plan__sysvar_find("require_sequence_in_insert");
+    if (idx >= 0 && cx->s->vars[idx].i == 0) {
+        return DB_OK;
+    }
+    if (t->seq_map_col >= 0) {
+        const plan_tcol *c = &t->cols[t->seq_map_col];
+        if (!st->dml_has_cols || given[t->seq_map_col] ||
+            (c->default_is_expr && c->default_text != NULL &&
+             strncasecmp(c->default_text, "CURRENT_TIMESTAMP", 17) == 0)) {
+            return DB_OK;
+        }
+    } else if (given[t->seq_hidden_col]) {
+        return DB_OK;
+    }
+    return db_error_set(err, ER_DORIS,
+                        arena_sprintf(cx->a,
+                                      "Table %s has sequence column, need to specify the sequence "
+                                      "column",
+                                      t->name));
+}
+
 static int
 check_writable(const plan_tbl *t, db_error *err)
 {
@@ -1670,6 +1701,9 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
     }
     /* REPLACE writes whole rows: the columns it does not name take their defaults. */
     bool partial = !st->dml_replace && partial_update_on(cx, &t) && st->dml_has_cols;
+    if (!partial && check_sequence_given(cx, st, &t, given, err) != DB_OK) {
+        return DB_ERR;
+    }
     if (partial) {
         for (uint32_t c = 0; c < t.sc.nkeys; c++) {
             if (!given[c]) {
@@ -1679,6 +1713,11 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
                                                   "columns, missing: %s",
                                                   t.cols[c].name));
             }
+        }
+        /* The hidden sequence column follows its mapped column: given with it, else both keep
+         * the stored row's values (storage/README.md "sequence column and partial update"). */
+        if (t.seq_hidden_col >= 0 && t.seq_map_col >= 0) {
+            given[t.seq_hidden_col] = given[t.seq_map_col];
         }
     }
     /* The source rows. VALUES rows are checked for their width before anything runs. */
