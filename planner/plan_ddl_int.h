@@ -83,8 +83,8 @@ typedef struct plan_alter_cmd {
     const char **names;  /* ORDER BY (...) column names; REPLACE PARTITION: the formal names,
                             then the temporary ones (from nformal on) */
     size_t nnames;
-    size_t nformal; /* REPLACE PARTITION: how many of names are formal partitions */
-    bool temp;      /* ADD / DROP TEMPORARY PARTITION */
+    size_t nformal;    /* REPLACE PARTITION: how many of names are formal partitions */
+    bool temp;         /* ADD / DROP TEMPORARY PARTITION */
     bool doris_idx;    /* ADD INDEX ... USING INVERTED | BITMAP | NGRAM_BF: idx is stored */
     cat_index_def idx; /* its definition */
 } plan_alter_cmd;

@@ -1322,15 +1322,6 @@ default_cell(plan_ectx *cx, const plan_tbl *t, uint32_t ci, plan_scell *out, db_
  * Transactions
  * ====================================================================================== */
 
-static int
-need_engine(plan_ectx *cx, db_error *err)
-{
-    if (cx->s->srv->engine == NULL) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "table data without a storage engine");
-    }
-    return DB_OK;
-}
-
 /* The schema copies an open transaction's writer refers to (the writer keeps pointers to them
  * until it commits or rolls back, beyond the statement arena's life). */
 struct plan_txn_schema {
@@ -1741,9 +1732,6 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
                 return db_error_set(err, ER_WRONG_VALUE_COUNT_ON_ROW, (unsigned long long)r + 1);
             }
         }
-    }
-    if (need_engine(cx, err) != DB_OK) {
-        return DB_ERR;
     }
     bool own;
     stor_writer *w = stmt_writer(cx, &own);
@@ -2166,9 +2154,6 @@ update_delete_once(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
         plan__analyze(cx, st->where, binds, t.ncols, "where clause", &where, err) != DB_OK) {
         return DB_ERR;
     }
-    if (need_engine(cx, err) != DB_OK) {
-        return DB_ERR;
-    }
     /* DUPLICATE and AGGREGATE tables delete physical rows by location; UNIQUE tables (merge-
      * on-write or merge-on-read) write the key again with the delete sign. */
     bool by_location = t.sc.keys != CAT_KEYS_UNIQUE;
@@ -2285,7 +2270,7 @@ exec_compact(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *er
         return db_error_set(err, ER_DORIS, "Compaction type must be BASE or CUMULATIVE");
     }
     plan_tbl t;
-    if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK || need_engine(cx, err) != DB_OK) {
+    if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK) {
         return DB_ERR;
     }
     if (st->dml_temp_parts) {

@@ -26,7 +26,8 @@ plan_server_new(const plan_server_init *init)
 {
     /* The catalog is not optional: privileges, users and names all come from it, and a
      * server without one would have to guess (fail open). Unit tests open a real one. */
-    DB_ASSERT(init != NULL && init->meta != NULL);
+    DB_ASSERT(init != NULL && init->meta != NULL && init->engine != NULL && init->binlog != NULL &&
+              init->streams != NULL);
     plan_server *srv = mem_calloc(1, sizeof *srv);
     srv->hooks = init->hooks;
     srv->meta = init->meta;
@@ -44,9 +45,7 @@ plan_server_new(const plan_server_init *init)
     /* What information_schema reads. The catalog module's provider replaces this one. */
     plan__catalog_builtin(&srv->catalog);
     plan__catalog_meta(&srv->catalog, srv->meta); /* plan_show.c */
-    if (srv->streams != NULL) {
-        plan__catalog_streams(&srv->catalog, srv); /* plan_stream.c */
-    }
+    plan__catalog_streams(&srv->catalog, srv);    /* plan_stream.c */
     return srv;
 }
 

@@ -178,17 +178,15 @@ show_backends(plan_ectx *cx, const plan_stmt *st, const cfg *c, const plan_sink 
         return rc;
     }
     plan_server *srv = cx->s->srv;
-    uint64_t ntablets = 0, used = 0;
-    if (srv->engine != NULL) {
-        uint64_t *ids = NULL;
-        ntablets = stor_engine_tablet_ids(srv->engine, &ids);
-        for (uint64_t i = 0; i < ntablets; i++) {
-            plan_tablet_stats ts;
-            plan__tablet_stats(srv->engine, ids[i], cx->a, &ts);
-            used += ts.bytes;
-        }
-        mem_free(ids);
+    uint64_t used = 0;
+    uint64_t *ids = NULL;
+    uint64_t ntablets = stor_engine_tablet_ids(srv->engine, &ids);
+    for (uint64_t i = 0; i < ntablets; i++) {
+        plan_tablet_stats ts;
+        plan__tablet_stats(srv->engine, ids[i], cx->a, &ts);
+        used += ts.bytes;
     }
+    mem_free(ids);
     uint64_t total = 0, avail = 0;
     struct statvfs fs;
     if (statvfs(c->storage_root_path, &fs) == 0) {

@@ -625,9 +625,6 @@ plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
     if (cx->describe) {
         return DB_OK;
     }
-    if (cx->s->srv->streams == NULL) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "streams without storage");
-    }
     switch (d->kind) {
     case PD_CREATE_STREAM:
         return exec_create(cx, st, d, err);
@@ -1035,7 +1032,7 @@ stream_unit_rows(void *ctx, arena *a, plan_cat_stream_unit **out, size_t *n, db_
     *out = NULL;
     *n = 0;
     size_t cap = 0;
-    uint64_t vis = srv->engine != NULL ? stor_engine_visible_tso(srv->engine) : 0;
+    uint64_t vis = stor_engine_visible_tso(srv->engine);
     const cat_catalog *c = cat_meta_read_begin(srv->meta);
     for (size_t d = 0; d < cat_db_count(c); d++) {
         const cat_db *db = cat_db_at(c, d);

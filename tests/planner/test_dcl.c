@@ -14,7 +14,8 @@
 #include "tests/planner/plan_testutil.h"
 
 static char dir[64];
-static cat_meta *meta;
+static tx_store store;
+static cat_meta *meta; /* store.meta */
 static plan_server *srv;
 
 static void dcl_setup(void);
@@ -30,17 +31,10 @@ static void expect_password(const char *user, const char *host, const char *pass
 static void
 server_open(const plan_hooks *hooks)
 {
-    db_error err = {0};
-    meta = cat_meta_open(dir, NULL, &err);
-    cr_assert_not_null(meta, "cat_meta_open: %s", err.msg);
+    tx_store_open(&store, dir);
+    meta = store.meta;
     plan_server_init si;
-    memset(&si, 0, sizeof si);
-    si.version = "5.7.99-rivulet-test";
-    si.version_comment = "Rivulet test";
-    si.max_connections = 100;
-    si.max_allowed_packet = 16777216;
-    si.system_time_zone = "UTC";
-    si.meta = meta;
+    tx_store_server_init(&store, &si);
     if (hooks) {
         si.hooks = *hooks;
     }
@@ -52,7 +46,7 @@ server_close(void)
 {
     plan_server_free(srv);
     srv = NULL;
-    cat_meta_close(meta, false);
+    tx_store_close(&store, false);
     meta = NULL;
 }
 
