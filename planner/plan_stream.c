@@ -244,6 +244,28 @@ part_first_after(stor_engine *e, int64_t part_id, uint32_t buckets, uint64_t tso
     return best;
 }
 
+/* Whether every tablet of partition part_id has the change record of every write it holds as
+ * of tso (bl_log_complete): then the partition read whole is read from its binlog, each row
+ * with the TSO and LSN of its own write (binlog() shows the same records), whatever compaction
+ * merged; else from its data. */
+static bool
+part_complete(plan_ectx *cx, int64_t part_id, uint32_t buckets, uint64_t tso)
+{
+    stor_engine *e = cx->s->srv->engine;
+    bool ok = cx->s->srv->binlog != NULL;
+    for (uint32_t b = 0; ok && e != NULL && b < buckets; b++) {
+        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
+        if (t == NULL) {
+            continue; /* never written */
+        }
+        stor_snapshot snap;
+        stor_tablet_snapshot(t, &snap);
+        ok = bl_log_complete(cx->s->srv->binlog, &snap, tso);
+        stor_snapshot_destroy(&snap);
+    }
+    return ok;
+}
+
 /* Whether a min_delta read from offset tso of partition part_id would miss expired changes:
  * the first commit after the offset is at or below the TTL horizon (an old offset with no
  * change after it, as after @reset() on an idle table, has lost nothing). */
@@ -868,6 +890,7 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     uint64_t *tablets = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *tablets);
     uint64_t *lo = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *lo);
     uint64_t *hi = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *hi);
+    uint8_t *tmode = arena_alloc(cx->a, (size_t)total + 1);
     int64_t *hparts = arena_alloc(cx->a, ((size_t)tb->nparts + 1) * sizeof *hparts);
     uint64_t *hseq = arena_alloc(cx->a, ((size_t)tb->nparts + 1) * sizeof *hseq);
     bool *hon = arena_calloc(cx->a, tb->nparts + 1, sizeof *hon);
@@ -875,6 +898,19 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     for (uint32_t p = 0; p < tb->nparts; p++) {
         if (!on[p] || r->next_tso[p] == 0) {
             continue; /* not asked for, or never written: nothing to read */
+        }
+        if (r->prev_kind[p] == STRM_PREV_NONE &&
+            part_complete(cx, r->part_ids[p], tb->parts[p].buckets, r->next_tso[p])) {
+            /* Read whole from its records: every write up to next, as APPEND rows with their
+             * own TSO and LSN. A MoW key's last write is its current row (MIN_DELTA from the
+             * beginning: every key absent at the start), a DUP table's records are its rows. */
+            for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
+                tablets[n] = stor_tablet_id_of(r->part_ids[p], b);
+                tmode[n] = tb->sc.mow ? BL_MODE_MIN_DELTA : BL_MODE_APPEND_ONLY;
+                lo[n] = 0;
+                hi[n++] = r->next_tso[p];
+            }
+            continue;
         }
         if (r->prev_kind[p] == STRM_PREV_NONE) {
             hon[p] = true;
@@ -895,6 +931,7 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
         }
         for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
             tablets[n] = stor_tablet_id_of(r->part_ids[p], b);
+            tmode[n] = (uint8_t)mode;
             lo[n] = from;
             hi[n++] = r->next_tso[p];
         }
@@ -902,8 +939,8 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     plan_op *hist =
             nh > 0 ? part_scan(cx, tb, stor_engine_visible_tso(cx->s->srv->engine), hon, true)
                    : NULL;
-    *opp = plan__op_stream_read(cx, tb, (uint8_t)mode, history, tablets, lo, hi, n, hist, hparts,
-                                hseq, nh, out->vk, out->xt);
+    *opp = plan__op_stream_read(cx, tb, (uint8_t)mode, history, tablets, lo, hi, tmode, n, hist,
+                                hparts, hseq, nh, out->vk, out->xt);
     return DB_OK;
 }
 
