@@ -139,6 +139,7 @@ typedef struct plan_sread {
     int64_t stream_id;
     const char *db, *name;
     uint8_t kind; /* 0 changes, 1 @snapshot (never advances), 2 @reset */
+    bool initial; /* the stream has show_initial_rows = true */
     uint32_t nparts;
     int64_t *part_ids;
     uint8_t *prev_kind; /* strm_prev_kind */
@@ -189,6 +190,7 @@ sread_fill(plan_ectx *cx, plan_sread *r, const stream_info *si, const plan_tbl *
     }
     r->db = si->db;
     r->name = si->name;
+    r->initial = si->def.show_initial_rows;
     r->nparts = tb->nparts;
     size_t n = tb->nparts + 1;
     r->part_ids = arena_alloc(cx->a, n * sizeof *r->part_ids);
@@ -964,8 +966,15 @@ plan__stream_consume(plan_ectx *cx, stor_writer *w)
             if (!r->part_on[p] || r->next_tso[p] == 0) {
                 continue; /* a partition never written keeps no offset */
             }
-            adv[na++] = (strm_advance){r->stream_id, r->part_ids[p], r->prev_kind[p],
-                                       r->prev_tso[p], r->next_tso[p]};
+            /* E22 only for the initial rows of a show_initial_rows stream: a partition it
+             * has not consumed yet that the base table already had at CREATE STREAM (ids only
+             * grow, so its id is below the stream's). Every other lost race is E21. */
+            uint8_t pk = r->prev_kind[p];
+            if (pk == STRM_PREV_NONE && r->initial && r->part_ids[p] < r->stream_id) {
+                pk = STRM_PREV_INITIAL_ROWS;
+            }
+            adv[na++] = (strm_advance){r->stream_id, r->part_ids[p], pk, r->prev_tso[p],
+                                       r->next_tso[p]};
         }
         buf sec;
         buf_init(&sec);
