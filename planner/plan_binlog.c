@@ -18,6 +18,7 @@
 #include "binlog/binlog.h"
 #include "catalog/catalog.h"
 #include "common/buf.h"
+#include "planner/parse.h"
 
 #define OP_COL  "__DORIS_BINLOG_OP__"
 #define TSO_COL "__DORIS_BINLOG_TSO__"
@@ -25,8 +26,9 @@
 
 /* ---- parsing (called by the grammar) ---- */
 
-void
-plan_stmt_tvf_arg(plan_parse *pp, const plan_token *k, const plan_token *v)
+/* Room for one more pending parameter. */
+static void
+tvf_grow(plan_parse *pp)
 {
     if (pp->ntvf == pp->cap_tvf) {
         uint32_t cap = pp->cap_tvf ? pp->cap_tvf * 2 : 8;
@@ -40,9 +42,28 @@ plan_stmt_tvf_arg(plan_parse *pp, const plan_token *k, const plan_token *v)
         pp->tvf_vals = vals;
         pp->cap_tvf = cap;
     }
+}
+
+void
+plan_stmt_tvf_arg(plan_parse *pp, const plan_token *k, const plan_token *v)
+{
+    tvf_grow(pp);
     size_t n;
     pp->tvf_keys[pp->ntvf] = plan__string_decode(pp->a, k, pp->no_backslash_escapes, &n);
     pp->tvf_vals[pp->ntvf] = plan__string_decode(pp->a, v, pp->no_backslash_escapes, &n);
+    pp->ntvf++;
+}
+
+void
+plan_stmt_tvf_bare(plan_parse *pp, const plan_token *v)
+{
+    tvf_grow(pp);
+    size_t n;
+    pp->tvf_keys[pp->ntvf] = v->type == TK_STRING
+                                     ? plan__string_decode(pp->a, v, pp->no_backslash_escapes, &n)
+                             : v->type == TK_ID ? plan__ident_decode(pp->a, v)
+                                                : arena_strndup(pp->a, v->z, v->n);
+    pp->tvf_vals[pp->ntvf] = "";
     pp->ntvf++;
 }
 
