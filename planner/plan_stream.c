@@ -268,6 +268,32 @@ part_complete(plan_ectx *cx, int64_t part_id, uint32_t buckets, uint64_t tso)
     return ok;
 }
 
+/* Whether every data rowset of partition part_id is the rowset its commit wrote, with its
+ * records still held (bl_log_rowset_lsns): then a data scan stamps every row exactly, without
+ * holding the partition's records in memory as a MIN_DELTA read does. */
+static bool
+part_own_rowsets(plan_ectx *cx, int64_t part_id, uint32_t buckets)
+{
+    stor_engine *e = cx->s->srv->engine;
+    bool ok = cx->s->srv->binlog != NULL;
+    arena *a = arena_new(0);
+    for (uint32_t b = 0; ok && e != NULL && b < buckets; b++) {
+        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
+        if (t == NULL) {
+            continue;
+        }
+        stor_snapshot snap;
+        stor_tablet_snapshot(t, &snap);
+        for (size_t r = 0; ok && r < snap.nrowsets; r++) {
+            uint64_t *seg;
+            ok = bl_log_rowset_lsns(cx->s->srv->binlog, &snap, r, a, &seg);
+        }
+        stor_snapshot_destroy(&snap);
+    }
+    arena_free(a);
+    return ok;
+}
+
 /* Whether a min_delta read from offset tso of partition part_id would miss expired changes:
  * the first commit after the offset is at or below the TTL horizon (an old offset with no
  * change after it, as after @reset() on an idle table, has lost nothing). */
@@ -902,10 +928,13 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
             continue; /* not asked for, or never written: nothing to read */
         }
         if (r->prev_kind[p] == STRM_PREV_NONE &&
+            !(tb->sc.mow && part_own_rowsets(cx, r->part_ids[p], tb->parts[p].buckets)) &&
             part_complete(cx, r->part_ids[p], tb->parts[p].buckets, r->next_tso[p])) {
             /* Read whole from its records: every write up to next, as APPEND rows with their
              * own TSO and LSN. A MoW key's last write is its current row (MIN_DELTA from the
-             * beginning: every key absent at the start), a DUP table's records are its rows. */
+             * beginning: every key absent at the start), a DUP table's records are its rows.
+             * A MoW partition whose rowsets are all their commits' own is read from its data
+             * instead (exact too, and streaming). */
             for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
                 tablets[n] = stor_tablet_id_of(r->part_ids[p], b);
                 tmode[n] = tb->sc.mow ? BL_MODE_MIN_DELTA : BL_MODE_APPEND_ONLY;
