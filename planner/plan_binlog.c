@@ -230,7 +230,7 @@ hl_cmp(const void *a, const void *b)
 }
 
 /* The LSNs of the rows of the partitions read from their data, where their records are still
- * held (rowsets no compaction merged; README.md "Streams"). */
+ * held (rowsets no compaction merged; stream/README.md "Reading"). */
 static void
 hl_build(op_binlog *b)
 {
@@ -400,9 +400,10 @@ plan__change_type_name(int64_t type)
 
 /* A batch of the whole-partition scan as APPEND rows: its active rows' base columns, the
  * commit TSO of the row's rowset as the sequence (the partition's sequence value when the
- * table has no commit TSO column) and the LSN of its record (hl_lsn). This scan reads only
- * partitions whose change records are incomplete (plan_stream.c): where a row's record is
- * gone, or compaction merged its rowset with others, its LSN is 0. */
+ * table has no commit TSO column) and the LSN of its record (hl_lsn). plan_stream.c reads a
+ * partition so when every rowset is its commit's own (exact) or when its records are
+ * incomplete: where a row's record is gone or compaction merged its rowset, its LSN is 0 and
+ * its sequence the merged rowset's. */
 static plan_batch *
 hist_rows(op_binlog *b, const plan_batch *hb)
 {
@@ -548,10 +549,13 @@ static void
 binlog_describe(plan_op *op, plan_explain *ex)
 {
     op_binlog *b = (op_binlog *)op;
+    bool whole = b->nhist > 0;
+    for (uint32_t i = 0; b->tlo != NULL && i < b->ntablets; i++) {
+        whole |= b->tlo[i] == 0; /* a partition read whole from its records */
+    }
     plan__explain_printf(ex, "%s(%s.%s, %s, tablets %u%s)",
                          b->stream_out ? "STREAM SCAN" : "BINLOG SCAN", b->tbl->db, b->tbl->name,
-                         mode_names[b->mode], b->ntablets,
-                         b->nhist || b->tmode ? ", partitions read whole" : "");
+                         mode_names[b->mode], b->ntablets, whole ? ", partitions read whole" : "");
     plan__explain_stat(ex, "records read", b->records);
 }
 
