@@ -239,6 +239,10 @@ tvf_args ::= tvf_arglist.
 tvf_arglist ::= tvf_arg.
 tvf_arglist ::= tvf_arglist COMMA tvf_arg.
 tvf_arg ::= STRING(K) EQ STRING(V). { plan_stmt_tvf_arg(pp, &K, &V); }
+/* A bare argument (s@snapshot(x), t@incr(1, 2)): parsed so that its function can refuse it. */
+tvf_arg ::= ident_tok(V). { plan_stmt_tvf_bare(pp, &V); }
+tvf_arg ::= STRING(V). { plan_stmt_tvf_bare(pp, &V); }
+tvf_arg ::= INTNUM(V). { plan_stmt_tvf_bare(pp, &V); }
 
 %type dml_asof {plan_ast *}
 dml_asof(A) ::= FOR VERSION AS OF expr(X). { A = X; }

@@ -651,6 +651,8 @@ void plan_stmt_label(plan_parse *pp, const plan_token *name);
 void plan_stmt_as_of(plan_parse *pp, const plan_ast *x);
 /* plan_binlog.c: table functions and scan parameters in FROM. */
 void plan_stmt_tvf_arg(plan_parse *pp, const plan_token *k, const plan_token *v);
+/* A bare argument: the parameter named by its text, with an empty value. */
+void plan_stmt_tvf_bare(plan_parse *pp, const plan_token *v);
 void plan_stmt_tvf(plan_parse *pp, const plan_token *fn, const plan_token *alias);
 void plan_stmt_scan_params(plan_parse *pp, const plan_token *at_fn);
 /* FROM t PARTITION (p, ...): one name; then the list goes to the table reference just added. */

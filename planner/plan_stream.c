@@ -139,6 +139,7 @@ typedef struct plan_sread {
     int64_t stream_id;
     const char *db, *name;
     uint8_t kind; /* 0 changes, 1 @snapshot (never advances), 2 @reset */
+    bool initial; /* the stream has show_initial_rows = true */
     uint32_t nparts;
     int64_t *part_ids;
     uint8_t *prev_kind; /* strm_prev_kind */
@@ -189,6 +190,7 @@ sread_fill(plan_ectx *cx, plan_sread *r, const stream_info *si, const plan_tbl *
     }
     r->db = si->db;
     r->name = si->name;
+    r->initial = si->def.show_initial_rows;
     r->nparts = tb->nparts;
     size_t n = tb->nparts + 1;
     r->part_ids = arena_alloc(cx->a, n * sizeof *r->part_ids);
@@ -242,6 +244,54 @@ part_first_after(stor_engine *e, int64_t part_id, uint32_t buckets, uint64_t tso
         stor_snapshot_destroy(&snap);
     }
     return best;
+}
+
+/* Whether every tablet of partition part_id has the change record of every write it holds as
+ * of tso (bl_log_complete): then the partition read whole is read from its binlog, each row
+ * with the TSO and LSN of its own write (binlog() shows the same records), whatever compaction
+ * merged; else from its data. */
+static bool
+part_complete(plan_ectx *cx, int64_t part_id, uint32_t buckets, uint64_t tso)
+{
+    stor_engine *e = cx->s->srv->engine;
+    bool ok = cx->s->srv->binlog != NULL;
+    for (uint32_t b = 0; ok && e != NULL && b < buckets; b++) {
+        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
+        if (t == NULL) {
+            continue; /* never written */
+        }
+        stor_snapshot snap;
+        stor_tablet_snapshot(t, &snap);
+        ok = bl_log_complete(cx->s->srv->binlog, &snap, tso);
+        stor_snapshot_destroy(&snap);
+    }
+    return ok;
+}
+
+/* Whether every data rowset of partition part_id is the rowset its commit wrote, with its
+ * records still held (bl_log_rowset_lsns): then a data scan stamps every row exactly, without
+ * holding the partition's records in memory as a MIN_DELTA read does. */
+static bool
+part_own_rowsets(plan_ectx *cx, int64_t part_id, uint32_t buckets)
+{
+    stor_engine *e = cx->s->srv->engine;
+    bool ok = cx->s->srv->binlog != NULL;
+    arena *a = arena_new(0);
+    for (uint32_t b = 0; ok && e != NULL && b < buckets; b++) {
+        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
+        if (t == NULL) {
+            continue;
+        }
+        stor_snapshot snap;
+        stor_tablet_snapshot(t, &snap);
+        for (size_t r = 0; ok && r < snap.nrowsets; r++) {
+            uint64_t *seg;
+            ok = bl_log_rowset_lsns(cx->s->srv->binlog, &snap, r, a, &seg);
+        }
+        stor_snapshot_destroy(&snap);
+    }
+    arena_free(a);
+    return ok;
 }
 
 /* Whether a min_delta read from offset tso of partition part_id would miss expired changes:
@@ -865,6 +915,7 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     uint64_t *tablets = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *tablets);
     uint64_t *lo = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *lo);
     uint64_t *hi = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *hi);
+    uint8_t *tmode = arena_alloc(cx->a, (size_t)total + 1);
     int64_t *hparts = arena_alloc(cx->a, ((size_t)tb->nparts + 1) * sizeof *hparts);
     uint64_t *hseq = arena_alloc(cx->a, ((size_t)tb->nparts + 1) * sizeof *hseq);
     bool *hon = arena_calloc(cx->a, tb->nparts + 1, sizeof *hon);
@@ -872,6 +923,22 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     for (uint32_t p = 0; p < tb->nparts; p++) {
         if (!on[p] || r->next_tso[p] == 0) {
             continue; /* not asked for, or never written: nothing to read */
+        }
+        if (r->prev_kind[p] == STRM_PREV_NONE &&
+            !(tb->sc.mow && part_own_rowsets(cx, r->part_ids[p], tb->parts[p].buckets)) &&
+            part_complete(cx, r->part_ids[p], tb->parts[p].buckets, r->next_tso[p])) {
+            /* Read whole from its records: every write up to next, as APPEND rows with their
+             * own TSO and LSN. A MoW key's last write is its current row (MIN_DELTA from the
+             * beginning: every key absent at the start), a DUP table's records are its rows.
+             * A MoW partition whose rowsets are all their commits' own is read from its data
+             * instead (exact too, and streaming). */
+            for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
+                tablets[n] = stor_tablet_id_of(r->part_ids[p], b);
+                tmode[n] = tb->sc.mow ? BL_MODE_MIN_DELTA : BL_MODE_APPEND_ONLY;
+                lo[n] = 0;
+                hi[n++] = r->next_tso[p];
+            }
+            continue;
         }
         if (r->prev_kind[p] == STRM_PREV_NONE) {
             hon[p] = true;
@@ -892,6 +959,7 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
         }
         for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
             tablets[n] = stor_tablet_id_of(r->part_ids[p], b);
+            tmode[n] = (uint8_t)mode;
             lo[n] = from;
             hi[n++] = r->next_tso[p];
         }
@@ -899,8 +967,8 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     plan_op *hist =
             nh > 0 ? part_scan(cx, tb, stor_engine_visible_tso(cx->s->srv->engine), hon, true)
                    : NULL;
-    *opp = plan__op_stream_read(cx, tb, (uint8_t)mode, history, tablets, lo, hi, n, hist, hparts,
-                                hseq, nh, out->vk, out->xt);
+    *opp = plan__op_stream_read(cx, tb, (uint8_t)mode, history, tablets, lo, hi, tmode, n, hist,
+                                hparts, hseq, nh, out->vk, out->xt);
     return DB_OK;
 }
 
@@ -924,8 +992,15 @@ plan__stream_consume(plan_ectx *cx, stor_writer *w)
             if (!r->part_on[p] || r->next_tso[p] == 0) {
                 continue; /* a partition never written keeps no offset */
             }
-            adv[na++] = (strm_advance){r->stream_id, r->part_ids[p], r->prev_kind[p],
-                                       r->prev_tso[p], r->next_tso[p]};
+            /* E22 only for the initial rows of a show_initial_rows stream: a partition it
+             * has not consumed yet that the base table already had at CREATE STREAM (ids only
+             * grow, so its id is below the stream's). Every other lost race is E21. */
+            uint8_t pk = r->prev_kind[p];
+            if (pk == STRM_PREV_NONE && r->initial && r->part_ids[p] < r->stream_id) {
+                pk = STRM_PREV_INITIAL_ROWS;
+            }
+            adv[na++] = (strm_advance){r->stream_id, r->part_ids[p], pk, r->prev_tso[p],
+                                       r->next_tso[p]};
         }
         buf sec;
         buf_init(&sec);
