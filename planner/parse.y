@@ -448,8 +448,11 @@ start_opt ::= WITH CONSISTENT SNAPSHOT.
 
 /* INSERT INTO t [PARTITION ...] [WITH LABEL l] [(cols)] VALUES ... | [WITH ctes] query; the
  * query may start with '(' (`INSERT INTO t (SELECT ...)`): no empty column list before it. */
-cmd ::= INSERT into_opt dml_target dml_parts_opt ins_src.
-cmd ::= INSERT into_opt dml_target dml_parts_opt WITH LABEL ident_tok(L) ins_src. { plan_stmt_label(pp, &L); }
+cmd ::= insert.
+/* EXPLAIN of an INSERT: parsed, then refused (only queries are explained). */
+cmd ::= explain_kw insert. { plan_stmt_unsupported(pp, "EXPLAIN INSERT"); }
+insert ::= INSERT into_opt dml_target dml_parts_opt ins_src.
+insert ::= INSERT into_opt dml_target dml_parts_opt WITH LABEL ident_tok(L) ins_src. { plan_stmt_label(pp, &L); }
 ins_src ::= dml_cols_opt VALUES dml_rows. { plan_stmt_begin(pp, PS_INSERT); }
 ins_src ::= ins_select.
 ins_src ::= dml_cols ins_select.
@@ -1091,6 +1094,14 @@ expr(A) ::= fname(N) LP exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = pl
 expr(A) ::= fname(N) LP DISTINCT exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = plan_ast_agg(pp, &N, true, L, O, NULL, S.z ? &S : NULL, &R); }
 expr(A) ::= fname(N) LP exprlist(L) ID(W) STRING(S) RP(R). { A = plan_ast_agg(pp, &N, false, L, NULL, &W, &S, &R); }
 expr(A) ::= fname(N) LP DISTINCT exprlist(L) ID(W) STRING(S) RP(R). { A = plan_ast_agg(pp, &N, true, L, NULL, &W, &S, &R); }
+/* ALL inside an aggregate call is the default, as DISTINCT's opposite: SUM(ALL x), COUNT(ALL *),
+ * GROUP_CONCAT(ALL x ...) (plan_ast_agg_all: a syntax error at ALL for any other function). */
+expr(A) ::= fname(N) LP ALL(W) exprlist(L) RP(R). { A = plan_ast_agg_all(pp, &W, plan_ast_func(pp, &N, NULL, L, &R, true)); }
+expr(A) ::= fname(N) LP ALL(W) STAR(S) RP(R). { A = plan_ast_agg_all(pp, &W, plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &R, true)); }
+expr(A) ::= fname(N) LP ALL(W) exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = plan_ast_agg_all(pp, &W, plan_ast_agg(pp, &N, false, L, O, NULL, S.z ? &S : NULL, &R)); }
+expr(A) ::= fname(N) LP ALL(W) exprlist(L) ID(P) STRING(S) RP(R). { A = plan_ast_agg_all(pp, &W, plan_ast_agg(pp, &N, false, L, NULL, &P, &S, &R)); }
+expr(A) ::= fname(N) LP ALL(W) exprlist(L) RP(E) wover(O). { A = plan_ast_over(pp, plan_ast_agg_all(pp, &W, plan_ast_func(pp, &N, NULL, L, &E, true)), &O); }
+expr(A) ::= fname(N) LP ALL(W) STAR(S) RP(E) wover(O). { A = plan_ast_over(pp, plan_ast_agg_all(pp, &W, plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &E, true)), &O); }
 /* Window functions: f(...) OVER name, or f(...) OVER ([name] [PARTITION BY ...] [ORDER BY ...]
  * [ROWS|RANGE frame]), name a WINDOW the spec refines. OVER is reserved (MySQL 8); ROWS, RANGE,
  * UNBOUNDED, PRECEDING, FOLLOWING, CURRENT, ROW are plain words checked by the builders. The

@@ -652,6 +652,16 @@ plan_ast_agg(plan_parse *pp, const plan_token *name, bool distinct, plan_ast_lis
     return n;
 }
 
+plan_ast *
+plan_ast_agg_all(plan_parse *pp, const plan_token *all, plan_ast *fn)
+{
+    bool star = fn->nargs == 1 && fn->args[0]->kind == PA_STAR;
+    if (star ? strcasecmp(fn->name, "count") != 0 : !plan__is_agg_name(fn->name)) {
+        syntax_error_at(pp, all);
+    }
+    return fn;
+}
+
 plan_ast_list *
 plan_ast_order_add(plan_parse *pp, plan_ast_list *l, plan_ast *x, bool desc)
 {

@@ -448,7 +448,7 @@ typedef struct plan_parse {
     struct plan_jgroup {
         const struct plan_stmt *st;
         uint32_t start;
-    } *group_starts;
+    } * group_starts;
     uint32_t ngroups, cap_groups;
     const struct plan_stmt *group_st;
     uint32_t group_start, group_end;
@@ -579,6 +579,11 @@ plan_window_frame plan_ast_frame_unit(plan_parse *pp, const plan_token *unit, pl
 plan_frame_bound plan_ast_fbound(plan_parse *pp, const plan_token *a, const plan_token *b);
 /* val PRECEDING / FOLLOWING (dir): val a number literal or an INTERVAL node. */
 plan_frame_bound plan_ast_fbound_value(plan_parse *pp, plan_ast *val, const plan_token *dir);
+/* f(ALL ...): fn when f is an aggregate (COUNT(ALL *): COUNT only), else a syntax error at
+ * all. */
+plan_ast *plan_ast_agg_all(plan_parse *pp, const plan_token *all, plan_ast *fn);
+/* name (any case) is an aggregate function's (plan_select.c). */
+bool plan__is_agg_name(const char *name);
 /* Append x to an ORDER BY list inside an aggregate, recording DESC in desc_mask. */
 plan_ast_list *plan_ast_order_add(plan_parse *pp, plan_ast_list *l, plan_ast *x, bool desc);
 /* Checks word is SEPARATOR; returns the STRING token str. */

@@ -570,7 +570,8 @@ scan_word(plan_lexer *lx, size_t start, plan_token *t)
             t->type = TK_POSITION; /* POSITION(sub IN s); a plain name anywhere else */
         }
     }
-    if (kw == 0 && (str_ieq(s + start, i - start, "ANY", 3) || str_ieq(s + start, i - start, "SOME", 4))) {
+    if (kw == 0 &&
+        (str_ieq(s + start, i - start, "ANY", 3) || str_ieq(s + start, i - start, "SOME", 4))) {
         size_t j = i;
         while (j < len && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) {
             j++;
