@@ -1048,6 +1048,10 @@ expr(A) ::= expr(L) PLUS interval(I). { A = plan_ast_func(pp, NULL, "date_add", 
 expr(A) ::= interval(I) PLUS expr(R). { A = plan_ast_func(pp, NULL, "date_add", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, R), I), NULL, true); A->off = I->off; A->end = R->end; }
 expr(A) ::= expr(L) MINUS interval(I). { A = plan_ast_func(pp, NULL, "date_sub", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, L), I), NULL, true); A->off = L->off; A->end = I->end; }
 expr(A) ::= fname(N) LP exprlist(L) COMMA interval(I) RP(R). { A = plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, L, I), &R, true); }
+/* EXTRACT(unit FROM x): an "extract" call whose op is the unit (plan_func_date.c). The lexer
+ * makes EXTRACT a keyword only right before '('. */
+%fallback ID EXTRACT.
+expr(A) ::= EXTRACT(N) LP iunit(U) FROM expr(X) RP(R). { A = plan_ast_func(pp, &N, "extract", plan_ast_list_add(pp, NULL, X), &R, true); A->op = U.type; }
 expr(A) ::= TIMESTAMPADD(N) LP iunit(U) COMMA expr(X) COMMA expr(D) RP(R). { plan_ast *iv = plan_ast_func(pp, &U, "%interval", plan_ast_list_add(pp, NULL, X), &U, true); iv->op = U.type; A = plan_ast_func(pp, &N, "timestampadd", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, iv), D), &R, true); }
 expr(A) ::= TIMESTAMPDIFF(N) LP iunit(U) COMMA expr(X) COMMA expr(Y) RP(R). { plan_ast *iv = plan_ast_func(pp, &U, "%interval", plan_ast_list_add(pp, NULL, plan_ast_literal(pp, PA_NULL, &U)), &U, true); iv->op = U.type; A = plan_ast_func(pp, &N, "timestampdiff", plan_ast_list_add(pp, plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, iv), X), Y), &R, true); }
 expr(A) ::= expr(X) COLLATE STRING(N). { A = plan_ast_collate(pp, X, &N); }
