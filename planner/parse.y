@@ -132,6 +132,13 @@ qtail ::= ORDER BY orderlist limit_opt.
 qtail ::= limit_clause.
 %type qparens {plan_qexpr}
 qparens(A) ::= LP(L) query(Q) RP(R). { A = plan_query_parens(pp, Q, &L, &R); }
+qparens(A) ::= LP(L) qwith(Q) RP(R). { A = plan_query_parens(pp, Q, &L, &R); }
+/* A WITH list of a nested query: (WITH c AS (...) SELECT ...). with_begin pushes the statement
+ * that holds the CTEs, and the query moves into it. */
+with_begin ::= WITH. { plan_stmt_push(pp); }
+%type qwith {plan_qexpr}
+qwith(A) ::= with_begin ctelist query(Q). { A = plan_query_with(pp, Q); }
+qwith(A) ::= with_begin RECURSIVE ctelist query(Q). { plan_stmt_unsupported(pp, "WITH RECURSIVE"); A = plan_query_with(pp, Q); }
 /* In FROM a '(' followed by '(' or a name opens a join tree (join_group_begin) before it is
  * known whether a query is inside: a query there (fgquery) cancels it, and becomes a derived
  * table (`((SELECT 1) UNION (SELECT 2)) d`) or a parenthesised operand of an enclosing one. */
@@ -146,6 +153,7 @@ fgprim(A) ::= fparens(P). { A = P; }
 fgprim(A) ::= fparens(P) qtail_begin qtail. { A = plan_query_tail(pp, P); }
 %type fparens {plan_qexpr}
 fparens(A) ::= LP(L) fquery(Q) RP(R). { A = plan_query_parens(pp, Q, &L, &R); }
+fparens(A) ::= LP(L) qwith(Q) RP(R). { A = plan_query_parens(pp, Q, &L, &R); }
 fparens(A) ::= join_group_begin(L) fgquery(Q) RP(R). { plan_stmt_join_group_cancel(pp); A = plan_query_parens(pp, Q, &L, &R); }
 
 /* EXPLAIN [VERBOSE | ANALYZE] / DESC / DESCRIBE <select>: the plan, not the rows

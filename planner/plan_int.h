@@ -662,6 +662,8 @@ plan_qexpr plan_query_setop(plan_parse *pp, plan_qexpr l, int op, plan_qexpr r);
 /* The statement's own query (SELECT, INSERT ... SELECT, EXPLAIN, CREATE VIEW / TABLE AS):
  * moved into pp->stmt, which keeps its WITH list, DML target and statement fields. */
 void plan_query_adopt(plan_parse *pp, plan_qexpr q);
+/* (WITH ... query): q moves into the statement with_begin pushed, which holds the CTEs. */
+plan_qexpr plan_query_with(plan_parse *pp, plan_qexpr q);
 /* A query ends as a derived table named alias / as CTE name of the enclosing statement. */
 void plan_stmt_derived(plan_parse *pp, plan_qexpr q, const plan_token *alias);
 void plan_stmt_cte(plan_parse *pp, const plan_token *name, plan_qexpr q);

@@ -170,12 +170,19 @@ plan_query_setop(plan_parse *pp, plan_qexpr l, int op, plan_qexpr r)
     return q;
 }
 
-void
-plan_query_adopt(plan_parse *pp, plan_qexpr q)
+/* q's query fields move into st, which keeps its WITH list, DML target and statement-level
+ * fields. */
+static void
+adopt(plan_stmt *st, plan_qexpr q)
 {
-    plan_stmt *st = pp->stmt;
     plan_stmt *b = q.st;
-    /* the select fields; WITH, DML target and statement-level fields stay */
+    if (b->nctes > 0) {
+        /* (WITH ... query): its CTEs stay in its own scope, the statement wraps it */
+        st->setop = PLAN_SETOP_PAREN;
+        st->setop_left = b;
+        b->parent = st;
+        return;
+    }
     st->items = b->items;
     st->nitems = b->nitems;
     st->cap_items = b->cap_items;
@@ -208,4 +215,21 @@ plan_query_adopt(plan_parse *pp, plan_qexpr q)
     b->kind = PS_SELECT;
     b->isolation = PLAN_ISO_NONE;
     b->parent = st;
+}
+
+void
+plan_query_adopt(plan_parse *pp, plan_qexpr q)
+{
+    adopt(pp->stmt, q);
+}
+
+plan_qexpr
+plan_query_with(plan_parse *pp, plan_qexpr q)
+{
+    plan_stmt *w = stmt_pop(pp);
+    adopt(w, q);
+    plan_qexpr r;
+    memset(&r, 0, sizeof r);
+    r.st = w;
+    return r;
 }
