@@ -78,6 +78,22 @@ size_t bl_log_rowsets(bl_log *L, uint64_t tablet_id, uint64_t tso_lo, uint64_t t
                       bl_rowset **out);
 /* Records stored for tablet_id with TSO in [tso_lo, tso_hi] (metadata only). */
 uint64_t bl_log_count(bl_log *L, uint64_t tablet_id, uint64_t tso_lo, uint64_t tso_hi);
+/* Whether the binlog of snap's tablet is complete up to tso_hi: every version of snap whose
+ * commit TSO is at or below tso_hi has its binlog rowset (none removed by TTL cleanup, none
+ * written while Row Binlog was off). Then the records in [0, tso_hi] are every write of the
+ * tablet's data as of tso_hi, whatever compaction did to the data rowsets (a partition read
+ * whole can be read from them, with each row's own TSO and LSN). False when the snapshot's
+ * version TSOs are unknown (format-1 image). Any thread (shared lock). */
+bool bl_log_complete(bl_log *L, const stor_snapshot *snap, uint64_t tso_hi);
+/* When rowset r of snap is the data rowset its commit wrote (not a compaction output) and the
+ * binlog still holds that commit's records of the tablet (its binlog rowset names the very same
+ * files: same inodes), true with the LSN of the first row of each of its segments in
+ * (*seg_lsn)[0..nsegments) (in a): row i of segment s then has LSN (*seg_lsn)[s] + i and the
+ * rowset's commit TSO, as binlog() shows. False when some of its records are gone or the
+ * rowset merged several commits. Stats the files, opens the footers of all but the last
+ * segment of a multi-segment rowset. Worker threads (blocks on file I/O). */
+bool bl_log_rowset_lsns(bl_log *L, const stor_snapshot *snap, size_t r, arena *a,
+                        uint64_t **seg_lsn);
 /* Smallest TSO of a record of tablet_id (0 = none). */
 uint64_t bl_log_first_tso(bl_log *L, uint64_t tablet_id);
 /* Totals for SHOW / tests: rowsets and records held. */
@@ -93,6 +109,14 @@ typedef uint64_t (*bl_expire_fn)(void *ctx, int64_t table_id);
 typedef bool (*bl_dead_fn)(void *ctx, uint64_t tablet_id);
 int bl_log_cleanup(bl_log *L, bl_expire_fn expire, bl_dead_fn dead, void *ctx, size_t *npurged,
                    db_error *err);
+
+/* The retention rule over the catalog (bl_gc.c), scheduled by server/: each table's records
+ * older than its binlog.ttl_seconds (measured on the TSO clock: now_ms is wall time in ms, as
+ * Doris compares with the current TSO's physical part) and every record of a dropped
+ * partition are removed through bl_log_cleanup. paused (be.conf disable_auto_compaction)
+ * keeps every live table's records; a table's own disable_auto_compaction pauses it alone.
+ * Worker threads. */
+int bl_gc(bl_log *L, cat_meta *m, uint64_t now_ms, bool paused, size_t *npurged, db_error *err);
 
 /* ---- reading raw records (bl_scan.c) ---- */
 

@@ -342,6 +342,81 @@ bl_log_count(bl_log *L, uint64_t tablet_id, uint64_t tso_lo, uint64_t tso_hi)
     return n;
 }
 
+bool
+bl_log_complete(bl_log *L, const stor_snapshot *snap, uint64_t tso_hi)
+{
+    size_t nv = snap->version < snap->nvtso ? (size_t)snap->version : snap->nvtso;
+    if (snap->version > nv) {
+        return false; /* versions whose TSO is unknown */
+    }
+    pthread_rwlock_rdlock(&L->lock);
+    const bl_tablet *t = find_tablet(L, snap->tablet_id);
+    /* Both lists ascend by TSO; each version's TSO must be a rowset's. */
+    size_t i = 0;
+    bool ok = true;
+    for (size_t v = 0; ok && v < nv && snap->vtso[v] <= tso_hi; v++) {
+        while (t != NULL && i < t->n && t->rs[i].tso < snap->vtso[v]) {
+            i++;
+        }
+        ok = t != NULL && i < t->n && t->rs[i].tso == snap->vtso[v];
+    }
+    pthread_rwlock_unlock(&L->lock);
+    return ok;
+}
+
+/* Whether paths a and b name one file. */
+static bool
+same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+bool
+bl_log_rowset_lsns(bl_log *L, const stor_snapshot *snap, size_t r, arena *a, uint64_t **seg_lsn)
+{
+    const stor_rowset_meta *m = &snap->rowsets[r];
+    bl_rowset rs;
+    bool found = false;
+    pthread_rwlock_rdlock(&L->lock);
+    const bl_tablet *t = find_tablet(L, snap->tablet_id);
+    for (size_t i = 0; t != NULL && i < t->n && !found; i++) {
+        if (t->rs[i].tso == m->commit_tso) {
+            rs = t->rs[i];
+            found = true;
+        }
+    }
+    pthread_rwlock_unlock(&L->lock);
+    stor_tablet *tab = found ? stor_engine_tablet(L->e, snap->tablet_id, false) : NULL;
+    if (tab == NULL || rs.nseg != m->nsegments || rs.rows != m->rows) {
+        return false; /* no records of that commit, or a compaction output */
+    }
+    uint64_t *lsn = arena_alloc(a, ((size_t)rs.nseg + 1) * sizeof *lsn);
+    uint64_t base = rs.lsn;
+    for (uint32_t s = 0; s < rs.nseg; s++) {
+        const char *bpath = bl__rowset_path(L, snap->tablet_id, rs.file_id, s, a);
+        const char *dpath = arena_sprintf(a, "%s/%s", stor_tablet_dir(tab), m->segments[s]);
+        if (!same_file(dpath, bpath)) {
+            return false;
+        }
+        lsn[s] = base;
+        if (s + 1 < rs.nseg) { /* the next segment's first LSN: after this one's rows */
+            db_error err;
+            db_error_clear(&err);
+            stor_segment_reader *rd = stor_rcache_acquire(stor_engine_rcache(L->e), bpath,
+                                                          stor_engine_cache(L->e), &err);
+            if (rd == NULL) {
+                return false;
+            }
+            base += stor_segment_reader_rows(rd);
+            stor_rcache_release(stor_engine_rcache(L->e), bpath, rd);
+        }
+    }
+    *seg_lsn = lsn;
+    return true;
+}
+
 uint64_t
 bl_log_first_tso(bl_log *L, uint64_t tablet_id)
 {

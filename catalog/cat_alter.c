@@ -34,6 +34,12 @@ cat_table_truncate(cat_catalog *c, cat_table *t, const char *const *names, size_
             t->parts[i].id = c->next_id++; /* I-S2: new ids only grow */
         }
     }
+    if (n == 0) { /* Doris: truncating the table drops its temporary partitions */
+        for (size_t i = 0; i < t->ntmp_parts; i++) {
+            cat__partition_destroy(&t->tmp_parts[i]);
+        }
+        t->ntmp_parts = 0;
+    }
     return DB_OK;
 }
 
@@ -54,7 +60,7 @@ cat_table_rename_partition(cat_table *t, const char *old_name, const char *new_n
     if (p == NULL) {
         return cat__doris(err, "Partition[%s] does not exists", old_name);
     }
-    if (cat_table_partition(t, new_name) != NULL) {
+    if (cat_table_partition(t, new_name) != NULL || cat_table_tmp_partition(t, new_name) != NULL) {
         return cat__doris(err, "Partition name[%s] is already used", new_name);
     }
     mem_free(p->name);
@@ -66,17 +72,23 @@ int
 cat_table_modify_partition(cat_table *t, const char *name, const cat_prop *props, size_t nprops,
                            db_error *err)
 {
-    static const char *const keys[] = {
-            "replication_num", "replication_allocation", "storage_medium", "storage_cooldown_time",
-            "in_memory",       "is_in_memory",           "storage_policy", "data_property",
-            "mutable",
-    };
     if (cat_alter_check(t, CAT_ALTER_MODIFY_PARTITION, err) != DB_OK) {
         return DB_ERR;
     }
     if (cat_table_partition(t, name) == NULL) {
         return cat__doris(err, "Partition[%s] does not exist", name);
     }
+    return cat_partition_props_check(props, nprops, err);
+}
+
+int
+cat_partition_props_check(const cat_prop *props, size_t nprops, db_error *err)
+{
+    static const char *const keys[] = {
+            "replication_num", "replication_allocation", "storage_medium", "storage_cooldown_time",
+            "in_memory",       "is_in_memory",           "storage_policy", "data_property",
+            "mutable",
+    };
     for (size_t i = 0; i < nprops; i++) {
         bool known = false;
         for (size_t k = 0; k < sizeof keys / sizeof keys[0] && !known; k++) {

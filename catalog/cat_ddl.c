@@ -4,6 +4,7 @@
  * object model. See README.md §"Schema objects" for the rule order and sources. */
 #include "catalog/cat_schema_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,19 +32,15 @@ static int check_column_types(const cat_table *t, db_error *err);
 static int apply_binlog(create_ctx *x, db_error *err);
 static int apply_other_props(create_ctx *x, db_error *err);
 static int check_unknown_props(create_ctx *x, db_error *err);
-static void add_hidden(cat_table *t, const char *name, cat_type type, bool nullable,
-                       const char *def);
-static int partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p,
-                              db_error *err);
-static void range_text(const cat_table *t, const cat_partition *p, char *dst, size_t cap);
+/* (partition_from_def is cat__partition_from_def, cat_schema_int.h) */
 static int set_default_agg(cat_table *t, cat_column *c);
 
 /* ======================================================================================
  * CREATE TABLE
  * ====================================================================================== */
 
-static void
-add_hidden(cat_table *t, const char *name, cat_type type, bool nullable, const char *def)
+void
+cat__add_hidden(cat_table *t, const char *name, cat_type type, bool nullable, const char *def)
 {
     t->cols = mem_realloc(t->cols, (t->ncols + 1) * sizeof *t->cols);
     cat_column *c = &t->cols[t->ncols++];
@@ -74,6 +71,57 @@ set_default_agg(cat_table *t, cat_column *c)
     return DB_OK;
 }
 
+/* Doris PropertyAnalyzer.analyzeSequenceType: PrimitiveType.valueOf(text.toUpperCase()), then
+ * only fixed-point integers and dates. Names of other PrimitiveTypes give the type message, a
+ * name that is no PrimitiveType Java's enum message. */
+int
+cat__sequence_type(const char *text, cat_type *out, char *name, size_t cap, db_error *err)
+{
+    static const struct {
+        const char *name;
+        cat_type_id id;
+    } ok[] = {
+            {"TINYINT", CAT_T_TINYINT},
+            {"SMALLINT", CAT_T_SMALLINT},
+            {"INT", CAT_T_INT},
+            {"BIGINT", CAT_T_BIGINT},
+            {"LARGEINT", CAT_T_LARGEINT},
+            {"DATE", CAT_T_DATE},
+            {"DATETIME", CAT_T_DATETIME},
+            {"DATEV2", CAT_T_DATE},
+            {"DATETIMEV2", CAT_T_DATETIME},
+    };
+    /* The other PrimitiveType names, space-separated. */
+    static const char other[] =
+            " INVALID_TYPE UNSUPPORTED NULL_TYPE BOOLEAN FLOAT DOUBLE DECIMALV2 DECIMAL32 DECIMAL64"
+            " DECIMAL128 DECIMAL256 TIME TIMEV2 CHAR VARCHAR STRING HLL BITMAP QUANTILE_STATE"
+            " AGG_STATE ARRAY MAP STRUCT VARIANT JSONB LAMBDA_FUNCTION IPV4 IPV6 ALL TEMPLATE ";
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        if (cat__ieq(text, ok[i].name)) {
+            *out = cat_type_make(ok[i].id);
+            size_t k = 0;
+            for (; ok[i].name[k] != '\0' && k + 1 < cap; k++) {
+                name[k] = (char)tolower((unsigned char)ok[i].name[k]);
+            }
+            name[k] = '\0';
+            return DB_OK;
+        }
+    }
+    char up[64];
+    up[0] = ' ';
+    size_t k = 1;
+    for (; text[k - 1] != '\0' && k + 2 < sizeof up; k++) {
+        up[k] = (char)toupper((unsigned char)text[k - 1]);
+    }
+    up[k] = ' ';
+    up[k + 1] = '\0';
+    if (strchr(text, ' ') == NULL && strstr(other, up) != NULL) {
+        return cat__doris(err, "sequence type only support integer types and date types");
+    }
+    up[k] = '\0';
+    return cat__doris(err, "No enum constant org.apache.doris.catalog.PrimitiveType.%s", up + 1);
+}
+
 static int
 like_table(create_ctx *x, cat_table **out, db_error *err)
 {
@@ -94,11 +142,24 @@ like_table(create_ctx *x, cat_table **out, db_error *err)
         }
         return db_error_set(err, ER_TABLE_EXISTS_ERROR, r->name);
     }
+    /* The copy keeps the source's binlog settings: E47 when they disable what the database
+     * enables (Doris replays the source's DDL, binlog.enable included, through CREATE TABLE). */
+    cat_binlog_cfg dbb = cat_binlog_default();
+    if (cat__binlog_merge(&dbb, &x->db->props, true, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (dbb.enable && !src->binlog.enable) {
+        return cat__doris(err, "db binlog is enable, but table binlog is disable");
+    }
     cat_table *t = cat_table_clone(src);
     mem_free(t->name);
     t->name = mem_strdup(r->name);
     t->id = 0;
     t->db_id = 0;
+    for (size_t i = 0; i < t->ntmp_parts; i++) { /* LIKE copies no temporary partition */
+        cat__partition_destroy(&t->tmp_parts[i]);
+    }
+    t->ntmp_parts = 0;
     for (size_t i = 0; i < t->nparts; i++) {
         t->parts[i].id = 0;
         if (t->part_type == CAT_PART_NONE) {
@@ -112,16 +173,31 @@ like_table(create_ctx *x, cat_table **out, db_error *err)
 
 /* Doris's default keys when no KEY clause is written: AGGREGATE when any column has an
  * aggregation (the leading columns without one), otherwise DUPLICATE over the short-key prefix
- * (at most 3 columns and 36 bytes; stops before float/double/string/complex, after a varchar). */
+ * (at most 3 columns and 36 bytes; stops before float/double/string/complex, after a varchar).
+ * A DUPLICATE table gets no keys at all with "enable_duplicate_without_keys_by_default" =
+ * "true", or when that prefix is empty (a first column of such a type: Doris refuses it unless
+ * the property is set; a MySQL script cannot know, so Rivulet applies the property). */
 static int
 infer_keys(create_ctx *x, const char ***keys, size_t *nkeys, db_error *err)
 {
     const cat_create_table_req *r = x->req;
     const char **k = mem_calloc(r->ncols ? r->ncols : 1, sizeof *k);
     size_t n = 0;
-    bool has_agg = false;
+    bool has_agg = false, without_keys = false;
     for (size_t i = 0; i < r->ncols; i++) {
         has_agg |= r->cols[i].agg != CAT_AGG_UNSET;
+    }
+    const char *wk = cat_props_get(&x->props, "enable_duplicate_without_keys_by_default");
+    if (wk != NULL && cat__parse_strict_bool("enable_duplicate_without_keys_by_default", wk,
+                                             &without_keys, err) != DB_OK) {
+        mem_free(k);
+        return DB_ERR;
+    }
+    if (without_keys && !has_agg) {
+        x->t->keys = CAT_KEYS_DUP;
+        *keys = k;
+        *nkeys = 0;
+        return DB_OK;
     }
     if (has_agg) {
         for (size_t i = 0; i < r->ncols && r->cols[i].agg == CAT_AGG_UNSET; i++) {
@@ -150,7 +226,7 @@ infer_keys(create_ctx *x, const char ***keys, size_t *nkeys, db_error *err)
         }
         x->t->keys = CAT_KEYS_DUP;
     }
-    if (n == 0) {
+    if (n == 0 && has_agg) {
         mem_free(k);
         return cat__doris(err, "The olap table first column could not be float, double, string "
                                "or array, struct, map, please use decimal or varchar instead.");
@@ -284,15 +360,12 @@ check_partition_column(create_ctx *x, const cat_column *col, db_error *err)
         cat__type_upper(&col->type, up, sizeof up);
         return cat__doris(err, "Complex type column can't be partition column: %s", up);
     }
-    if (x->req->part_type == CAT_PART_LIST && col->nullable) {
-        return cat__doris(err, "The list partition column must be NOT NULL");
-    }
     return DB_OK;
 }
 
 /* Doris Range.toString over partition keys: "[types: [INT]; keys: [10]; ..types: ...)". */
-static void
-range_text(const cat_table *t, const cat_partition *p, char *dst, size_t cap)
+void
+cat__range_text(const cat_table *t, const cat_partition *p, char *dst, size_t cap)
 {
     const cat_column *c = cat_table_column_uid(t, t->part_col_uid);
     char up[64];
@@ -319,9 +392,10 @@ bound_cmp(const cat_type *ty, const char *a, bool a_inf, int a_sign, const char 
 }
 
 /* Builds partition p of t from definition d; checks values, range order, overlaps and list
- * conflicts against the partitions t already has. */
-static int
-partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p, db_error *err)
+ * conflicts against others[0..nothers) (the formal partitions, or the temporary ones). */
+int
+cat__partition_from_def(const cat_table *t, const cat_partition *others, size_t nothers,
+                        const cat_partition_def *d, cat_partition *p, db_error *err)
 {
     const cat_column *col = cat_table_column_uid(t, t->part_col_uid);
     char v[256];
@@ -336,16 +410,34 @@ partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p, d
     if (t->part_type == CAT_PART_LIST) {
         p->values = mem_calloc(d->nvalues ? d->nvalues : 1, sizeof *p->values);
         for (size_t i = 0; i < d->nvalues; i++) {
+            if (d->values[i] == NULL) { /* VALUES IN ((NULL)): Doris #31613 */
+                if (!col->nullable) {
+                    return cat__doris(err, "Can't have null partition is for NOT NULL partition "
+                                           "column in partition expr's index 0");
+                }
+                const char *owner = p->has_null ? d->name : NULL;
+                for (size_t j = 0; owner == NULL && j < nothers; j++) {
+                    owner = others[j].has_null ? others[j].name : NULL;
+                }
+                if (owner != NULL) {
+                    return cat__doris(err,
+                                      "The partition key[(NULL)] in partition item[%s] is "
+                                      "conflict with current partitionKeys[%s]",
+                                      d->name, owner);
+                }
+                p->has_null = true;
+                continue;
+            }
             if (cat__part_value_normalize(&col->type, d->values[i], v, sizeof v, err) != DB_OK) {
                 return DB_ERR;
             }
-            for (size_t j = 0; j < t->nparts; j++) {
-                for (size_t k = 0; k < t->parts[j].nvalues; k++) {
-                    if (cat__part_value_cmp(&col->type, t->parts[j].values[k], v) == 0) {
+            for (size_t j = 0; j < nothers; j++) {
+                for (size_t k = 0; k < others[j].nvalues; k++) {
+                    if (cat__part_value_cmp(&col->type, others[j].values[k], v) == 0) {
                         return cat__doris(err,
                                           "The partition key[(\"%s\")] in partition item[%s] is "
                                           "conflict with current partitionKeys[%s]",
-                                          v, d->name, t->parts[j].name);
+                                          v, d->name, others[j].name);
                     }
                 }
             }
@@ -363,6 +455,9 @@ partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p, d
     }
     /* RANGE */
     p->upper_max = d->upper_max;
+    if ((!d->upper_max && d->upper == NULL) || (d->kind == CAT_PDEF_FIXED && d->lower == NULL)) {
+        return cat__doris(err, "Can't create partition for NULL Range");
+    }
     if (!d->upper_max) {
         if (cat__part_value_normalize(&col->type, d->upper, v, sizeof v, err) != DB_OK) {
             return DB_ERR;
@@ -377,11 +472,17 @@ partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p, d
         if (!p->upper_max && cat__part_value_cmp(&col->type, p->lower, p->upper) >= 0) {
             return cat__doris(err, "The lower values must smaller than upper values");
         }
+        if (strcmp(v, cat__type_min_text(&col->type)) == 0) {
+            /* [(type minimum), ...) is the MINVALUE partition: NULL goes there too */
+            mem_free(p->lower);
+            p->lower = NULL;
+            p->lower_min = true;
+        }
     } else {
         /* LESS THAN: the lower bound is the largest existing upper bound not above ours. */
         const cat_partition *best = NULL;
-        for (size_t i = 0; i < t->nparts; i++) {
-            const cat_partition *q = &t->parts[i];
+        for (size_t i = 0; i < nothers; i++) {
+            const cat_partition *q = &others[i];
             if (q->upper_max) {
                 continue;
             }
@@ -398,20 +499,20 @@ partition_from_def(cat_table *t, const cat_partition_def *d, cat_partition *p, d
         if (!p->lower_min && !p->upper_max &&
             cat__part_value_cmp(&col->type, p->lower, p->upper) >= 0) {
             char a[512];
-            range_text(t, p, a, sizeof a);
+            cat__range_text(t, p, a, sizeof a);
             return cat__doris(err, "Range %s is intersected with range: %s", a, a);
         }
     }
-    for (size_t i = 0; i < t->nparts; i++) {
-        const cat_partition *q = &t->parts[i];
+    for (size_t i = 0; i < nothers; i++) {
+        const cat_partition *q = &others[i];
         /* [p.lo, p.hi) and [q.lo, q.hi) overlap iff p.lo < q.hi && q.lo < p.hi. */
         bool a = bound_cmp(&col->type, p->lower, p->lower_min, -1, q->upper, q->upper_max, 1) < 0;
         bool b = bound_cmp(&col->type, q->lower, q->lower_min, -1, p->upper, p->upper_max, 1) < 0;
         if (a && b) {
             char pa[512];
             char qa[512];
-            range_text(t, p, pa, sizeof pa);
-            range_text(t, q, qa, sizeof qa);
+            cat__range_text(t, p, pa, sizeof pa);
+            cat__range_text(t, q, qa, sizeof qa);
             return cat__doris(err, "Range %s is intersected with range: %s", pa, qa);
         }
     }
@@ -472,7 +573,7 @@ build_partitions(create_ctx *x, db_error *err)
     t->parts = mem_calloc(r->nparts ? r->nparts : 1, sizeof *t->parts);
     for (size_t i = 0; i < r->nparts; i++) {
         cat_partition p;
-        if (partition_from_def(t, &r->parts[i], &p, err) != DB_OK) {
+        if (cat__partition_from_def(t, t->parts, t->nparts, &r->parts[i], &p, err) != DB_OK) {
             cat__partition_destroy(&p);
             return DB_ERR;
         }
@@ -581,9 +682,17 @@ apply_binlog(create_ctx *x, db_error *err)
 {
     cat_table *t = x->t;
     cat_binlog_cfg b = cat_binlog_default();
-    if (cat__binlog_merge(&b, &x->db->props, true, err) != DB_OK ||
-        cat__binlog_merge(&b, &x->props, true, err) != DB_OK) {
+    if (cat__binlog_merge(&b, &x->db->props, true, err) != DB_OK) {
         return DB_ERR;
+    }
+    bool db_enable = b.enable;
+    if (cat__binlog_merge(&b, &x->props, true, err) != DB_OK) {
+        return DB_ERR;
+    }
+    /* A table of a database with binlog enabled inherits it and may not turn it off (E47, the
+     * same rule as ALTER TABLE SET). */
+    if (db_enable && !b.enable) {
+        return cat__doris(err, "db binlog is enable, but table binlog is disable");
     }
     for (size_t i = x->props.n; i-- > 0;) {
         if (cat__is_binlog_key(x->props.v[i].key)) {
@@ -653,6 +762,14 @@ apply_other_props(create_ctx *x, db_error *err)
         }
         cat_props_remove(&x->props, "enable_mow_light_delete");
     }
+    if ((v = cat_props_get(&x->props, "enable_duplicate_without_keys_by_default")) != NULL) {
+        bool b; /* applied by infer_keys; with a KEY clause it changes nothing (Doris) */
+        if (cat__parse_strict_bool("enable_duplicate_without_keys_by_default", v, &b, err) !=
+            DB_OK) {
+            return DB_ERR;
+        }
+        cat_props_remove(&x->props, "enable_duplicate_without_keys_by_default");
+    }
     const char *seq_col = cat_props_get(&x->props, "function_column.sequence_col");
     const char *seq_type = cat_props_get(&x->props, "function_column.sequence_type");
     if (seq_col != NULL || seq_type != NULL) {
@@ -668,28 +785,13 @@ apply_other_props(create_ctx *x, db_error *err)
             ty = c->type;
             cat_props_set(&t->props, "function_column.sequence_col", c->name);
         } else {
-            static const struct {
-                const char *name;
-                cat_type_id id;
-            } seq_types[] = {
-                    {"tinyint", CAT_T_TINYINT},   {"smallint", CAT_T_SMALLINT},
-                    {"int", CAT_T_INT},           {"bigint", CAT_T_BIGINT},
-                    {"largeint", CAT_T_LARGEINT}, {"date", CAT_T_DATE},
-                    {"datetime", CAT_T_DATETIME},
-            };
-            bool found = false;
-            for (size_t i = 0; i < sizeof seq_types / sizeof seq_types[0]; i++) {
-                if (cat__ieq(seq_type, seq_types[i].name)) {
-                    ty = cat_type_make(seq_types[i].id);
-                    found = true;
-                }
+            char name[32];
+            if (cat__sequence_type(seq_type, &ty, name, sizeof name, err) != DB_OK) {
+                return DB_ERR;
             }
-            if (!found) {
-                return cat__doris(err, "sequence type only support integer types and date types");
-            }
-            cat_props_set(&t->props, "function_column.sequence_type", seq_type);
+            cat_props_set(&t->props, "function_column.sequence_type", name);
         }
-        add_hidden(t, CAT_COL_SEQUENCE, ty, true, NULL);
+        cat__add_hidden(t, CAT_COL_SEQUENCE, ty, true, NULL);
         cat_props_remove(&x->props, "function_column.sequence_col");
         cat_props_remove(&x->props, "function_column.sequence_type");
     }
@@ -794,7 +896,7 @@ cat_table_validate_create(const cat_catalog *c, const cat_create_table_req *req,
         goto out;
     }
     if (x.t->keys == CAT_KEYS_UNIQUE) {
-        add_hidden(x.t, CAT_COL_DELETE_SIGN, cat_type_make(CAT_T_TINYINT), false, "0");
+        cat__add_hidden(x.t, CAT_COL_DELETE_SIGN, cat_type_make(CAT_T_TINYINT), false, "0");
     }
     for (size_t i = 0; i < x.t->ncols; i++) {
         for (size_t j = 0; j < i; j++) {
@@ -809,11 +911,12 @@ cat_table_validate_create(const cat_catalog *c, const cat_create_table_req *req,
         goto out;
     }
     if (apply_binlog(&x, err) != DB_OK || apply_other_props(&x, err) != DB_OK ||
-        check_unknown_props(&x, err) != DB_OK) {
+        check_unknown_props(&x, err) != DB_OK ||
+        cat_table_create_indexes(x.t, req->indexes, req->nindexes, err) != DB_OK) {
         goto out;
     }
     if (cat_binlog_is_row(&x.t->binlog)) {
-        add_hidden(x.t, CAT_COL_COMMIT_TSO, cat_type_make(CAT_T_BIGINT), false, "0");
+        cat__add_hidden(x.t, CAT_COL_COMMIT_TSO, cat_type_make(CAT_T_BIGINT), false, "0");
     }
     if (cat_table_find(x.db, req->name) != NULL) {
         if (req->if_not_exists) {
@@ -894,6 +997,9 @@ cat_table_add_column(cat_table *t, const cat_column_def *def, const char *after,
                           "Can not assign aggregation method on column in %s data model "
                           "table: %s",
                           t->keys == CAT_KEYS_DUP ? "Duplicate" : "Unique", def->name);
+    }
+    if (first && t->keys == CAT_KEYS_DUP && t->nkeys == 0) {
+        return cat__doris(err, "Duplicate table without keys do not support add key column!");
     }
     if (first && t->keys != CAT_KEYS_DUP) {
         return cat__doris(err, "Can not add key column %s to a %s table", def->name,
@@ -981,6 +1087,7 @@ cat_table_drop_column(cat_table *t, const char *name, db_error *err)
     if (c->is_key) {
         t->nkeys--;
     }
+    cat__indexes_drop_column(t, c->uid);
     cat__column_destroy(c);
     memmove(&t->cols[pos], &t->cols[pos + 1], (t->ncols - pos - 1) * sizeof *t->cols);
     t->ncols--;
@@ -1042,11 +1149,12 @@ cat_table_add_partition(cat_catalog *c, cat_table *t, const cat_partition_def *d
         return cat__doris(err, "Only support adding partition to range and list partitioned "
                                "table");
     }
-    if (cat_table_partition(t, def->name) != NULL) {
+    if (cat_table_partition(t, def->name) != NULL ||
+        cat_table_tmp_partition(t, def->name) != NULL) {
         return cat__doris(err, "Duplicate partition name %s", def->name);
     }
     cat_partition p;
-    if (partition_from_def(t, def, &p, err) != DB_OK) {
+    if (cat__partition_from_def(t, t->parts, t->nparts, def, &p, err) != DB_OK) {
         cat__partition_destroy(&p);
         return DB_ERR;
     }

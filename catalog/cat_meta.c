@@ -1353,6 +1353,13 @@ add_part_ids(const cat_table *t, int64_t **ids, size_t *n, size_t *cap)
         }
         (*ids)[(*n)++] = t->parts[p].id;
     }
+    for (size_t p = 0; p < t->ntmp_parts; p++) { /* their tablets are live too */
+        if (*n == *cap) {
+            *cap = *cap == 0 ? 64 : *cap * 2;
+            *ids = mem_realloc(*ids, *cap * sizeof **ids);
+        }
+        (*ids)[(*n)++] = t->tmp_parts[p].id;
+    }
 }
 
 static int

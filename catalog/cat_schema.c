@@ -472,14 +472,22 @@ cat_table_free(cat_table *t)
     for (size_t i = 0; i < t->nparts; i++) {
         cat__partition_destroy(&t->parts[i]);
     }
+    for (size_t i = 0; i < t->ntmp_parts; i++) {
+        cat__partition_destroy(&t->tmp_parts[i]);
+    }
     mem_free(t->cols);
     mem_free(t->parts);
+    mem_free(t->tmp_parts);
     mem_free(t->cluster_uids);
     mem_free(t->dist_uids);
     mem_free(t->name);
     mem_free(t->comment);
     mem_free(t->view_sql);
     cat_stream_free(t->stream);
+    for (size_t i = 0; i < t->nindexes; i++) {
+        cat__index_destroy(&t->indexes[i]);
+    }
+    mem_free(t->indexes);
     cat_props_destroy(&t->props);
     mem_free(t);
 }
@@ -543,6 +551,10 @@ cat_table_clone(const cat_table *t)
     for (size_t i = 0; i < t->nparts; i++) {
         cat__partition_copy(&n->parts[i], &t->parts[i]);
     }
+    n->tmp_parts = mem_calloc(t->ntmp_parts ? t->ntmp_parts : 1, sizeof *n->tmp_parts);
+    for (size_t i = 0; i < t->ntmp_parts; i++) {
+        cat__partition_copy(&n->tmp_parts[i], &t->tmp_parts[i]);
+    }
     n->cluster_uids = mem_calloc(t->ncluster ? t->ncluster : 1, sizeof *n->cluster_uids);
     if (t->ncluster) {
         memcpy(n->cluster_uids, t->cluster_uids, t->ncluster * sizeof *n->cluster_uids);
@@ -553,6 +565,10 @@ cat_table_clone(const cat_table *t)
     }
     cat_props_init(&n->props);
     cat_props_copy(&n->props, &t->props);
+    n->indexes = t->nindexes ? mem_calloc(t->nindexes, sizeof *n->indexes) : NULL;
+    for (size_t i = 0; i < t->nindexes; i++) {
+        cat__index_copy(&n->indexes[i], &t->indexes[i]);
+    }
     return n;
 }
 
@@ -871,6 +887,9 @@ cat_table_install(cat_catalog *c, cat_table *t, db_error *err)
     cat_catalog_bump_id(c, t->id + 1);
     for (size_t i = 0; i < t->nparts; i++) {
         cat_catalog_bump_id(c, t->parts[i].id + 1);
+    }
+    for (size_t i = 0; i < t->ntmp_parts; i++) {
+        cat_catalog_bump_id(c, t->tmp_parts[i].id + 1);
     }
     table_push(db, t);
     return DB_OK;

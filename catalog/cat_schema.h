@@ -195,6 +195,7 @@ typedef struct cat_partition {
     char *upper;     /* RANGE: upper bound text, NULL when upper_max */
     char **values;   /* LIST: values, heap */
     size_t nvalues;
+    bool has_null; /* LIST: NULL is one of its values (VALUES IN ((NULL))), not in values */
 } cat_partition;
 
 /* Table Streams (stream/, seed 000): a stream is an object of the table namespace that names
@@ -226,6 +227,24 @@ const char *cat_stream_type_name(uint8_t type);
 void cat_stream_free(cat_stream *s);
 cat_stream *cat_stream_clone(const cat_stream *s);
 
+/* A secondary index of a table (Doris INVERTED / BITMAP / NGRAM_BF; cat_index.c): the
+ * definition only, nothing is built (README.md §"Secondary indexes"). */
+typedef enum cat_index_type {
+    CAT_INDEX_INVERTED = 0,
+    CAT_INDEX_BITMAP = 1,
+    CAT_INDEX_NGRAM_BF = 2,
+    CAT_INDEX__COUNT
+} cat_index_type;
+
+typedef struct cat_index {
+    char *name;        /* heap; case-insensitive within a table (Doris) */
+    uint8_t type;      /* cat_index_type */
+    int32_t *col_uids; /* the indexed columns (uids: a RENAME COLUMN follows), heap */
+    size_t ncols;
+    cat_props props; /* PROPERTIES (...), sorted by key as Doris prints them */
+    char *comment;   /* heap; NULL when no COMMENT was written */
+} cat_index;
+
 typedef struct cat_table {
     int64_t id;
     int64_t db_id;
@@ -243,6 +262,9 @@ typedef struct cat_table {
     int32_t part_col_uid; /* RANGE / LIST column; -1 for NONE */
     cat_partition *parts;
     size_t nparts;
+    cat_partition *tmp_parts; /* temporary partitions (cat_tmp_part.c): not read, written or
+                                 shown unless named; ids from the same counter */
+    size_t ntmp_parts;
     bool dist_random;   /* DISTRIBUTED BY RANDOM */
     bool buckets_auto;  /* BUCKETS AUTO */
     int32_t buckets;    /* default bucket count of new partitions */
@@ -257,6 +279,8 @@ typedef struct cat_table {
                            partitions. NULL for a table. Encoding version 2 and later. */
     cat_stream *stream; /* a table stream (heap): no columns, keys or partitions; NULL for a
                            table or view. Encoding version 3 and later. */
+    cat_index *indexes; /* secondary indexes in creation order (heap); encoding version 4 */
+    size_t nindexes;
 } cat_table;
 
 typedef struct cat_db {
@@ -342,10 +366,23 @@ typedef struct cat_partition_def {
     bool upper_max;      /* LESS THAN MAXVALUE, or [(lo), (MAXVALUE)) */
     const char *lower;   /* FIXED only */
     const char *upper;   /* LESS_THAN / FIXED, unless upper_max */
-    const char **values; /* IN */
+    const char **values; /* IN; a NULL entry is the NULL value (VALUES IN ((NULL))) */
     size_t nvalues;
     int32_t buckets; /* 0 = the table's */
 } cat_partition_def;
+
+/* One index as the parser wrote it (CREATE TABLE's INDEX clause, CREATE INDEX, ALTER TABLE ADD
+ * INDEX). All pointers borrowed. */
+typedef struct cat_index_def {
+    const char *name;
+    uint8_t type;      /* cat_index_type */
+    const char **cols; /* column names as written */
+    size_t ncols;
+    const cat_prop *props; /* PROPERTIES (...) in statement order */
+    size_t nprops;
+    const char *comment; /* NULL = none */
+    bool if_not_exists;  /* CREATE INDEX IF NOT EXISTS */
+} cat_index_def;
 
 typedef struct cat_create_table_req {
     const char *db; /* database name (the session's current one if the statement had none) */
@@ -376,6 +413,8 @@ typedef struct cat_create_table_req {
     int32_t buckets;
     const cat_prop *props; /* PROPERTIES ("k" = "v", ...) in statement order */
     size_t nprops;
+    const cat_index_def *indexes; /* INDEX i (c) USING ... clauses */
+    size_t nindexes;
 } cat_create_table_req;
 
 /* Applies every CREATE TABLE rule of Doris relevant to Rivulet (DORIS_SEMANTICS.md §1.1, §3,
@@ -447,6 +486,14 @@ int cat_table_set_properties(const cat_db *db, cat_table *t, const cat_prop *pro
  * ER_DUP_FIELDNAME, ER_DORIS. */
 int cat_table_add_column(cat_table *t, const cat_column_def *def, const char *after, bool first,
                          db_error *err);
+/* ALTER TABLE ENABLE FEATURE "feature" [WITH PROPERTIES (...)] (cat_feature.c): SEQUENCE_LOAD
+ * adds the hidden __DORIS_SEQUENCE_COL__ of "function_column.sequence_type" (nullable, no
+ * default) and sets that property; BATCH_DELETE adds __DORIS_DELETE_SIGN__; both are an ADD
+ * COLUMN (Row Binlog tables need light schema change). Doris's messages (ER_DORIS) for unknown
+ * names, missing properties or type, non-UNIQUE tables and a column that exists;
+ * UPDATE_FLEXIBLE_COLUMNS is ER_NOT_SUPPORTED_YET. */
+int cat_table_enable_feature(cat_table *t, const char *feature, const cat_prop *props,
+                             size_t nprops, db_error *err);
 /* ALTER TABLE DROP COLUMN name. Key columns of UNIQUE/AGG tables, partition and distribution
  * columns cannot be dropped. DB_ERR: ER_CANT_DROP_FIELD_OR_KEY, ER_DORIS. */
 int cat_table_drop_column(cat_table *t, const char *name, db_error *err);
@@ -482,6 +529,9 @@ int cat_table_rename_partition(cat_table *t, const char *old_name, const char *n
  * and accepted; a single-node server keeps none of them. DB_ERR: ER_DORIS. */
 int cat_table_modify_partition(cat_table *t, const char *name, const cat_prop *props, size_t nprops,
                                db_error *err);
+/* The partition properties of MODIFY PARTITION and ADD [TEMPORARY] PARTITION def ("k" = "v")
+ * checked, none kept. DB_ERR: ER_DORIS. */
+int cat_partition_props_check(const cat_prop *props, size_t nprops, db_error *err);
 /* ALTER TABLE MODIFY COLUMN def [AFTER c | FIRST]: the column keeps its uid and key-ness; its
  * type may widen as Doris allows (integers to wider integers, FLOAT to DOUBLE, VARCHAR(n) to
  * VARCHAR(m >= n) or STRING, CHAR(n) to CHAR/VARCHAR(m >= n), DECIMAL(p,s) to DECIMAL(q >= p,
@@ -502,6 +552,56 @@ int cat_table_replace_with(cat_db *db, const char *name, const char *other, bool
                            int64_t *dropped_id, db_error *err);
 /* Parses the "swap" property of REPLACE WITH TABLE (default true). DB_ERR: ER_DORIS. */
 int cat_replace_swap_prop(const cat_prop *props, size_t nprops, bool *swap, db_error *err);
+
+/* ---- cat_tmp_part.c: temporary partitions (Doris "Temporary Partition") ---- */
+
+/* ALTER TABLE ADD TEMPORARY PARTITION def: the name may be neither a formal nor a temporary
+ * partition's; the range / values may overlap formal partitions but not other temporary ones.
+ * The id comes from c. DB_ERR: ER_DORIS. */
+int cat_table_add_tmp_partition(cat_catalog *c, cat_table *t, const cat_partition_def *def,
+                                db_error *err);
+/* ALTER TABLE DROP TEMPORARY PARTITION [IF EXISTS] name. DB_ERR: ER_DORIS. */
+int cat_table_drop_tmp_partition(cat_table *t, const char *name, bool if_exists, db_error *err);
+/* Temporary partition by name (case-insensitive). Borrowed; NULL when absent. */
+cat_partition *cat_table_tmp_partition(const cat_table *t, const char *name);
+/* ALTER TABLE REPLACE PARTITION (names) WITH TEMPORARY PARTITION (tmp) [PROPERTIES
+ * ("strict_range" = .., "use_temp_partition_name" = ..)]: the formal partitions leave the table
+ * (their data with them), the temporary ones become formal with their ids (streams read them
+ * from the beginning, DORIS_SEMANTICS.md §2.9); without use_temp_partition_name and with as many
+ * of each, the i-th keeps the i-th replaced name. strict_range (default true): the union of the
+ * replaced ranges (LIST: the set of values) equals the temporary ones'; otherwise the new ones
+ * may not overlap the formal partitions that stay. Nothing changes on error. DB_ERR: ER_DORIS. */
+int cat_table_replace_partitions(cat_table *t, const char *const *names, size_t n,
+                                 const char *const *tmp, size_t ntmp, const cat_prop *props,
+                                 size_t nprops, db_error *err);
+
+/* ---- secondary indexes (cat_index.c) ---- */
+
+/* "INVERTED" / "BITMAP" / "NGRAM_BF". */
+const char *cat_index_type_name(uint8_t type);
+/* The index type of a USING word (case-insensitive); false for other words (BTREE, HASH...). */
+bool cat_index_type_parse(const char *word, uint8_t *type);
+/* Index by name (case-insensitive). Borrowed. NULL when absent. */
+cat_index *cat_table_index(const cat_table *t, const char *name);
+/* Adds an index to t after Doris's checks (IndexDefinition.validate / checkColumn, then the
+ * duplicate-name and duplicate-columns checks of ALTER TABLE ADD INDEX); IF NOT EXISTS with the
+ * name taken is a no-op (*added false). Allowed on Row Binlog tables (a light change).
+ * DB_ERR: ER_DORIS. */
+int cat_table_add_index(cat_table *t, const cat_index_def *def, bool *added, db_error *err);
+/* CREATE TABLE's INDEX clauses on the table being built (Doris's CreateTableInfo texts:
+ * `Column does not exist in table...`, `index name must be unique.`). DB_ERR: ER_DORIS. */
+int cat_table_create_indexes(cat_table *t, const cat_index_def *defs, size_t n, db_error *err);
+/* DROP INDEX name: DB_ERR ER_DORIS `index <name> does not exist` unless if_exists. */
+int cat_table_drop_index(cat_table *t, const char *name, bool if_exists, db_error *err);
+/* BUILD INDEX name ON t [PARTITION (parts)]: Doris's checks (Row Binlog refusal E41, unknown
+ * index, BITMAP / NGRAM_BF indexes, partitions). Nothing is built. DB_OK or DB_ERR (ER_DORIS). */
+int cat_table_build_index_check(const cat_table *t, const char *name, const char *const *parts,
+                                size_t nparts, db_error *err);
+/* Index.getPropertiesString: `("k" = "v", "k2" = "v2")`, nothing when there are none. */
+void cat_index_props_text(const cat_index *ix, buf *out);
+/* Index.toSql as SHOW CREATE TABLE prints it: INDEX i (`c`) USING INVERTED [PROPERTIES(...)]
+ * [COMMENT '..']. */
+void cat_index_sql(const cat_table *t, const cat_index *ix, buf *out);
 
 /* ======================================================================================
  * SHOW
@@ -532,7 +632,8 @@ size_t cat_show_columns(const cat_table *t, bool show_hidden, cat_desc_row *rows
 /* SHOW PARTITIONS FROM t: the column names, in order (CAT_SHOW_PARTITIONS_NCOLS of them). */
 #define CAT_SHOW_PARTITIONS_NCOLS 22
 extern const char *const cat_show_partitions_columns[CAT_SHOW_PARTITIONS_NCOLS];
-/* Appends the text of each column of partition i as a NUL-separated list of
+/* Appends the text of each column of partition i (formal ones first: i >= t->nparts is
+ * temporary partition i - t->nparts) as a NUL-separated list of
  * CAT_SHOW_PARTITIONS_NCOLS strings to out; "\\N" stands for SQL NULL. The storage-owned
  * values (versions, sizes, row counts) are those of an empty partition until storage fills
  * them. */
@@ -542,7 +643,8 @@ void cat_show_partition_row(const cat_table *t, size_t i, buf *out);
  * Binary encoding (edit-log records and image), see README.md §Formats "Schema objects"
  * ====================================================================================== */
 
-#define CAT_SCHEMA_ENCODING_VERSION 3 /* 2: views (a trailer after each table body); 3: streams */
+/* 2: views (a trailer after each table body); 3: streams; 4: secondary indexes */
+#define CAT_SCHEMA_ENCODING_VERSION 4
 
 /* Appends the encoding of a table / of a database with all its tables (the image unit). */
 void cat_table_encode(const cat_table *t, buf *out);

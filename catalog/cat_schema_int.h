@@ -35,6 +35,11 @@ void cat__column_destroy(cat_column *c);
 void cat__partition_destroy(cat_partition *p);
 void cat__column_copy(cat_column *dst, const cat_column *src);
 void cat__partition_copy(cat_partition *dst, const cat_partition *src);
+/* Secondary indexes (cat_index.c). */
+void cat__index_destroy(cat_index *ix);
+void cat__index_copy(cat_index *dst, const cat_index *src);
+/* DROP COLUMN: the indexes on column uid go with it (Doris's processDropColumn). */
+void cat__indexes_drop_column(cat_table *t, int32_t uid);
 /* Detaches database id from c (its tables stay with it); NULL when absent. Replay and the
  * recycle bin (cat_meta.c). */
 cat_db *cat__db_detach(cat_catalog *c, int64_t id);
@@ -70,5 +75,24 @@ int cat__part_value_normalize(const cat_type *t, const char *in, char *dst, size
 const char *cat__type_min_text(const cat_type *t);
 /* Compares two normalized partition values of type t (<0, 0, >0). */
 int cat__part_value_cmp(const cat_type *t, const char *a, const char *b);
+
+
+/* ---- partitions (cat_ddl.c) ---- */
+
+/* Partition p of t from definition d (values normalized, range order), checked against
+ * others[0..nothers) for overlapping ranges and conflicting list values; a LESS THAN lower
+ * bound is the largest upper bound among others below it. p is the caller's to destroy, also
+ * on error. DB_ERR: ER_DORIS. */
+int cat__partition_from_def(const cat_table *t, const cat_partition *others, size_t nothers,
+                            const cat_partition_def *d, cat_partition *p, db_error *err);
+/* Doris Range.toString of p's bounds: "[types: [INT]; keys: [10]; ..types: [INT]; ...)". */
+void cat__range_text(const cat_table *t, const cat_partition *p, char *dst, size_t cap);
+/* ---- hidden columns, sequence type (cat_ddl.c) ---- */
+
+/* Appends hidden column name (a new uid, CAT_COL_HIDDEN, the model's default aggregation). */
+void cat__add_hidden(cat_table *t, const char *name, cat_type type, bool nullable, const char *def);
+/* The type of "function_column.sequence_type" = text (Doris analyzeSequenceType); name gets
+ * its lower-case name as SHOW CREATE TABLE prints it. DB_ERR: ER_DORIS. */
+int cat__sequence_type(const char *text, cat_type *out, char *name, size_t cap, db_error *err);
 
 #endif /* CATALOG_CAT_SCHEMA_INT_H */

@@ -40,6 +40,8 @@ enum {
     WP_UPPER_MAX = 1u << 1,
     WP_LOWER = 1u << 2,
     WP_UPPER = 1u << 3,
+    WP_NULL = 1u << 4, /* LIST: NULL is one of the values */
+    WP_TEMP = 1u << 5, /* a temporary partition (after the formal ones) */
 };
 
 typedef struct rd {
@@ -155,12 +157,16 @@ encode_table_body(const cat_table *t, buf *out)
         put_i32(out, t->dist_uids[i]);
     }
     put_props(out, &t->props);
-    buf_put_u32le(out, (uint32_t)t->nparts);
-    for (size_t i = 0; i < t->nparts; i++) {
-        const cat_partition *p = &t->parts[i];
+    /* Formal partitions, then the temporary ones flagged WP_TEMP (no version change: an older
+     * table has none). */
+    buf_put_u32le(out, (uint32_t)(t->nparts + t->ntmp_parts));
+    for (size_t i = 0; i < t->nparts + t->ntmp_parts; i++) {
+        bool tmp = i >= t->nparts;
+        const cat_partition *p = tmp ? &t->tmp_parts[i - t->nparts] : &t->parts[i];
         uint8_t f =
                 (uint8_t)((p->lower_min ? WP_LOWER_MIN : 0) | (p->upper_max ? WP_UPPER_MAX : 0) |
-                          (p->lower ? WP_LOWER : 0) | (p->upper ? WP_UPPER : 0));
+                          (p->lower ? WP_LOWER : 0) | (p->upper ? WP_UPPER : 0) |
+                          (p->has_null ? WP_NULL : 0) | (tmp ? WP_TEMP : 0));
         put_i64(out, p->id);
         put_str(out, p->name);
         put_i32(out, p->buckets);
@@ -195,6 +201,22 @@ encode_table_body(const cat_table *t, buf *out)
         for (size_t i = 0; i < st->ninit; i++) {
             put_i64(out, st->init[i].part_id);
             put_i64(out, (int64_t)st->init[i].tso);
+        }
+    }
+    /* version 4: the secondary indexes */
+    buf_put_u32le(out, (uint32_t)t->nindexes);
+    for (size_t i = 0; i < t->nindexes; i++) {
+        const cat_index *ix = &t->indexes[i];
+        put_str(out, ix->name);
+        buf_put_u8(out, ix->type);
+        buf_put_u32le(out, (uint32_t)ix->ncols);
+        for (size_t j = 0; j < ix->ncols; j++) {
+            put_i32(out, ix->col_uids[j]);
+        }
+        put_props(out, &ix->props);
+        buf_put_u8(out, ix->comment ? 1 : 0);
+        if (ix->comment) {
+            put_str(out, ix->comment);
         }
     }
 }
@@ -396,12 +418,17 @@ decode_table_body(rd *r)
     get_props(r, &t->props);
     n = get_count(r);
     t->parts = mem_calloc(n ? n : 1, sizeof *t->parts);
+    t->tmp_parts = mem_calloc(n ? n : 1, sizeof *t->tmp_parts);
     for (uint32_t i = 0; i < n && r->bad == NULL; i++) {
-        cat_partition *p = &t->parts[t->nparts++];
-        p->id = get_i64(r);
-        p->name = get_str(r);
-        p->buckets = get_i32(r);
+        int64_t id = get_i64(r);
+        char *name = get_str(r);
+        int32_t buckets = get_i32(r);
         uint8_t f = get_u8(r);
+        cat_partition *p = (f & WP_TEMP) ? &t->tmp_parts[t->ntmp_parts++] : &t->parts[t->nparts++];
+        p->id = id;
+        p->name = name;
+        p->buckets = buckets;
+        p->has_null = f & WP_NULL;
         p->lower_min = f & WP_LOWER_MIN;
         p->upper_max = f & WP_UPPER_MAX;
         p->lower = (f & WP_LOWER) ? get_str(r) : NULL;
@@ -435,6 +462,29 @@ decode_table_body(rd *r)
             r->bad = "stream type";
         }
     }
+    uint32_t nix = r->ver >= 4 ? get_count(r) : 0;
+    t->indexes = nix ? mem_calloc(nix, sizeof *t->indexes) : NULL;
+    for (uint32_t i = 0; i < nix && r->bad == NULL; i++) {
+        cat_index *ix = &t->indexes[t->nindexes++];
+        cat_props_init(&ix->props);
+        ix->name = get_str(r);
+        ix->type = get_u8(r);
+        uint32_t nc = get_count(r);
+        ix->col_uids = mem_calloc(nc ? nc : 1, sizeof *ix->col_uids);
+        for (uint32_t j = 0; j < nc && r->bad == NULL; j++) {
+            ix->col_uids[ix->ncols++] = get_i32(r);
+        }
+        get_props(r, &ix->props);
+        ix->comment = get_u8(r) != 0 ? get_str(r) : NULL;
+        if (ix->type >= CAT_INDEX__COUNT && r->bad == NULL) {
+            r->bad = "index type";
+        }
+        for (size_t j = 0; j < ix->ncols && r->bad == NULL; j++) {
+            if (cat_table_column_uid(t, ix->col_uids[j]) == NULL) {
+                r->bad = "index column missing";
+            }
+        }
+    }
     /* References inside the table must resolve, so SHOW and DDL never meet dangling ids. */
     if (r->bad == NULL && t->part_type != CAT_PART_NONE &&
         cat_table_column_uid(t, t->part_col_uid) == NULL) {
@@ -450,8 +500,8 @@ decode_table_body(rd *r)
             r->bad = "cluster key column missing";
         }
     }
-    for (size_t i = 0; i < t->nparts && r->bad == NULL; i++) {
-        const cat_partition *p = &t->parts[i];
+    for (size_t i = 0; i < t->nparts + t->ntmp_parts && r->bad == NULL; i++) {
+        const cat_partition *p = i < t->nparts ? &t->parts[i] : &t->tmp_parts[i - t->nparts];
         if (t->part_type == CAT_PART_RANGE &&
             ((!p->lower_min && p->lower == NULL) || (!p->upper_max && p->upper == NULL))) {
             r->bad = "range partition without bounds";

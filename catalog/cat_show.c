@@ -130,6 +130,9 @@ partitions_sql(const cat_table *t, buf *out)
             for (size_t j = 0; j < p->nvalues; j++) {
                 buf_printf(out, "%s\"%s\"", j ? "," : "", p->values[j]);
             }
+            if (p->has_null) {
+                buf_printf(out, "%sNULL", p->nvalues ? "," : "");
+            }
             buf_append_str(out, ")");
         }
     }
@@ -213,6 +216,9 @@ properties_sql(const cat_table *t, buf *out)
         prop_line(out, &first, "enable_mow_light_delete",
                   t->enable_mow_light_delete ? "true" : "false");
     }
+    if (t->keys == CAT_KEYS_DUP && t->nkeys == 0) {
+        prop_line(out, &first, "enable_duplicate_without_keys_by_default", "true");
+    }
     buf_append_str(out, "\n)");
 }
 
@@ -233,11 +239,18 @@ cat_show_create_table(const cat_table *t, buf *out)
         first = false;
         column_sql(t, &t->cols[i], out);
     }
-    buf_printf(out, "\n) ENGINE=OLAP\n%s(", keys_sql[t->keys]);
-    for (size_t i = 0; i < t->nkeys; i++) {
-        buf_printf(out, "%s`%s`", i ? ", " : "", t->cols[i].name);
+    for (size_t i = 0; i < t->nindexes; i++) { /* OlapTable: the indexes after the columns */
+        buf_append_str(out, ",\n  ");
+        cat_index_sql(t, &t->indexes[i], out);
     }
-    buf_append_str(out, ")");
+    buf_append_str(out, "\n) ENGINE=OLAP");
+    if (t->nkeys > 0 || t->keys != CAT_KEYS_DUP) { /* a DUPLICATE table without keys: none */
+        buf_printf(out, "\n%s(", keys_sql[t->keys]);
+        for (size_t i = 0; i < t->nkeys; i++) {
+            buf_printf(out, "%s`%s`", i ? ", " : "", t->cols[i].name);
+        }
+        buf_append_str(out, ")");
+    }
     if (t->ncluster > 0) {
         buf_append_str(out, "\nCLUSTER BY(");
         for (size_t i = 0; i < t->ncluster; i++) {
@@ -322,7 +335,7 @@ put_field(buf *out, const char *s)
 void
 cat_show_partition_row(const cat_table *t, size_t i, buf *out)
 {
-    const cat_partition *p = &t->parts[i];
+    const cat_partition *p = i < t->nparts ? &t->parts[i] : &t->tmp_parts[i - t->nparts];
     const cat_column *pc =
             t->part_type == CAT_PART_NONE ? NULL : cat_table_column_uid(t, t->part_col_uid);
     char tmp[1024];
@@ -351,6 +364,9 @@ cat_show_partition_row(const cat_table *t, size_t i, buf *out)
         buf_append_str(&b, "[");
         for (size_t j = 0; j < p->nvalues; j++) {
             buf_printf(&b, "%stypes: [%s]; keys: [%s]; ", j ? ", " : "", up, p->values[j]);
+        }
+        if (p->has_null) {
+            buf_printf(&b, "%stypes: [%s]; keys: [NULL]; ", p->nvalues ? ", " : "", up);
         }
         buf_append(&b, "]", 2);
         put_field(out, (const char *)b.data);

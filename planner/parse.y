@@ -269,6 +269,9 @@ tableref ::= ident_tok(D) DOT ident_tok(N) USERVAR(P) LP tvf_args RP sel_parts. 
 tableref ::= ident_tok(D) DOT ident_tok(N) USERVAR(P) LP tvf_args RP sel_parts as_opt ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); plan_stmt_scan_params(pp, &P); plan_stmt_table_parts(pp); }
 sel_parts ::= PARTITION LP sel_partlist RP.
 sel_parts ::= PARTITIONS LP sel_partlist RP.
+sel_parts ::= TEMPORARY sel_partkw LP sel_partlist RP. { plan_stmt_temp_parts(pp); }
+sel_partkw ::= PARTITION.
+sel_partkw ::= PARTITIONS.
 sel_partlist ::= ident_tok(P). { plan_stmt_sel_part(pp, &P); }
 sel_partlist ::= sel_partlist COMMA ident_tok(P). { plan_stmt_sel_part(pp, &P); }
 tvf_args ::= .
@@ -276,6 +279,10 @@ tvf_args ::= tvf_arglist.
 tvf_arglist ::= tvf_arg.
 tvf_arglist ::= tvf_arglist COMMA tvf_arg.
 tvf_arg ::= STRING(K) EQ STRING(V). { plan_stmt_tvf_arg(pp, &K, &V); }
+/* A bare argument (s@snapshot(x), t@incr(1, 2)): parsed so that its function can refuse it. */
+tvf_arg ::= ident_tok(V). { plan_stmt_tvf_bare(pp, &V); }
+tvf_arg ::= STRING(V). { plan_stmt_tvf_bare(pp, &V); }
+tvf_arg ::= INTNUM(V). { plan_stmt_tvf_bare(pp, &V); }
 
 %type dml_asof {plan_ast *}
 dml_asof(A) ::= FOR VERSION AS OF expr(X). { A = X; }
@@ -467,8 +474,17 @@ ins_src ::= dml_cols ins_select.
 ins_select ::= select. { pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
 ins_select ::= WITH ctelist select. { pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
 ins_select ::= WITH RECURSIVE ctelist select. { plan_stmt_unsupported(pp, "WITH RECURSIVE"); }
-cmd ::= UPDATE dml_target SET dml_assigns where_opt. { plan_stmt_begin(pp, PS_UPDATE); }
-cmd ::= DELETE FROM dml_target dml_parts_opt where_opt. { plan_stmt_begin(pp, PS_DELETE); }
+/* MySQL's REPLACE: an INSERT that replaces rows of existing keys (UNIQUE tables, plan_dml.c);
+ * every INSERT form, and REPLACE ... SET. */
+cmd ::= REPLACE into_opt dml_target dml_parts_opt rep_src.
+cmd ::= REPLACE into_opt dml_target dml_parts_opt WITH LABEL ident_tok(L) rep_src. { plan_stmt_label(pp, &L); }
+rep_src ::= ins_src. { pp->stmt->dml_replace = true; }
+rep_src ::= SET dml_assigns. { pp->stmt->dml_replace = pp->stmt->dml_has_cols = true; plan_stmt_dml_row_end(pp); plan_stmt_begin(pp, PS_INSERT); }
+cmd ::= UPDATE dml_target SET dml_assigns where_opt order_opt dml_limit_opt. { plan_stmt_begin(pp, PS_UPDATE); }
+cmd ::= DELETE FROM dml_target dml_parts_opt where_opt order_opt dml_limit_opt. { plan_stmt_begin(pp, PS_DELETE); }
+/* MySQL's single-table UPDATE / DELETE ... [ORDER BY ...] [LIMIT n] (no offset). */
+dml_limit_opt ::= .
+dml_limit_opt ::= LIMIT limit_val(C). { plan_stmt_limit(pp, C, NULL); }
 cmd ::= BEGIN WITH LABEL ident_tok(L). { plan_stmt_label(pp, &L); plan_stmt_begin(pp, PS_BEGIN); }
 /* ADMIN COMPACT TABLE t [PARTITION p] WHERE type = 'BASE' | 'CUMULATIVE' (Doris). */
 cmd ::= ADMIN COMPACT TABLE dml_target dml_parts_opt WHERE expr(X). { pp->stmt->where = X; plan_stmt_begin(pp, PS_ADMIN_COMPACT); }
@@ -481,6 +497,7 @@ dml_target ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N). { plan_ast_catalo
 dml_parts_opt ::= .
 dml_parts_opt ::= PARTITION LP dml_partlist RP.
 dml_parts_opt ::= PARTITIONS LP dml_partlist RP.
+dml_parts_opt ::= TEMPORARY sel_partkw LP dml_partlist RP. { plan_stmt_temp_parts(pp); }
 dml_parts_opt ::= PARTITION ident_tok(P). { plan_stmt_dml_part(pp, &P); }
 dml_partlist ::= ident_tok(P). { plan_stmt_dml_part(pp, &P); }
 dml_partlist ::= dml_partlist COMMA ident_tok(P). { plan_stmt_dml_part(pp, &P); }
@@ -603,6 +620,7 @@ cmd ::= DESC ddl_tbl ddl_all_opt. { plan_ddl_begin(pp, PD_DESC); }
 cmd ::= DESCRIBE ddl_tbl ddl_all_opt. { plan_ddl_begin(pp, PD_DESC); }
 cmd ::= SHOW full_opt ddl_colskw ddl_fromkw ddl_tbl ddl_coldb show_filter. { plan_ddl_begin(pp, PD_SHOW_COLUMNS); }
 cmd ::= SHOW PARTITIONS FROM ddl_tbl show_filter. { plan_ddl_begin(pp, PD_SHOW_PARTITIONS); }
+cmd ::= SHOW ddl_temp_kw PARTITIONS FROM ddl_tbl show_filter. { plan_ddl_begin(pp, PD_SHOW_PARTITIONS); }
 cmd ::= SHOW TABLE STATUS show_from show_filter. { plan_ddl_begin(pp, PD_SHOW_TABLE_STATUS); }
 /* Doris SHOW TABLETS (storage figures of each tablet) and MySQL SHOW INDEX (no user indexes:
  * the columns only). */
@@ -649,6 +667,9 @@ cmd ::= RECOVER ddl_dbkw ident_tok(D). { plan_ddl_target(pp, NULL, &D); plan_ddl
 cmd ::= CREATE INDEX ddl_ifne ident_tok(N) ON ddl_tbl LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, false); plan_ddl_begin(pp, PD_CREATE_INDEX); }
 cmd ::= CREATE UNIQUE INDEX ddl_ifne ident_tok(N) ON ddl_tbl LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, true); plan_ddl_begin(pp, PD_CREATE_INDEX); }
 cmd ::= DROP INDEX ddl_ife ident_tok(N) ON ddl_tbl. { plan_ddl_index(pp, &N, false); plan_ddl_begin(pp, PD_DROP_INDEX); }
+/* Doris: BUILD INDEX i ON t [PARTITION (p, ...)] (plan_ddl_index.c). */
+cmd ::= BUILD INDEX ident_tok(N) ON ddl_tbl ddl_trunc_parts. { plan_ddl_index(pp, &N, false); plan_ddl_begin(pp, PD_BUILD_INDEX); }
+cmd ::= SHOW BUILD INDEX show_from show_filter. { plan_ddl_begin(pp, PD_SHOW_BUILD_INDEX); }
 ddl_trunc_parts ::= .
 ddl_trunc_parts ::= PARTITION LP ddl_names RP.
 ddl_trunc_parts ::= PARTITIONS LP ddl_names RP.
@@ -733,12 +754,14 @@ ddl_uidxkw ::= .
 ddl_uidxkw ::= KEY.
 ddl_uidxkw ::= INDEX.
 ddl_idxtype_opt ::= .
-ddl_idxtype_opt ::= USING ident_tok.
+ddl_idxtype_opt ::= USING ident_tok(T). { plan_ddl_index_using(pp, &T); }
 ddl_idxtype_opt ::= USING HASH.
+/* Doris index options: USING INVERTED | BITMAP | NGRAM_BF, PROPERTIES (...), COMMENT '..'. */
 ddl_idxopts ::= .
-ddl_idxopts ::= ddl_idxopts USING ident_tok.
+ddl_idxopts ::= ddl_idxopts USING ident_tok(T). { plan_ddl_index_using(pp, &T); }
 ddl_idxopts ::= ddl_idxopts USING HASH.
-ddl_idxopts ::= ddl_idxopts COMMENTKW STRING.
+ddl_idxopts ::= ddl_idxopts COMMENTKW STRING(C). { plan_ddl_index_comment(pp, &C); }
+ddl_idxopts ::= ddl_idxopts PROPERTIES LP ddl_proplist RP. { plan_ddl_index_props(pp); }
 /* Index key parts: a column, with a prefix length and a direction that are ignored. */
 ddl_keyparts ::= ddl_keypart.
 ddl_keyparts ::= ddl_keyparts COMMA ddl_keypart.
@@ -860,6 +883,9 @@ ddl_pval ::= STRING(V). { plan_ddl_value(pp, &V, false); }
 ddl_pval ::= INTNUM(V). { plan_ddl_value(pp, &V, false); }
 ddl_pval ::= MINUS INTNUM(V). { plan_ddl_value(pp, &V, true); }
 ddl_pval ::= MAXVALUE. { plan_ddl_value(pp, NULL, false); }
+/* VALUES IN ((NULL), ("a")): one-column tuples; NULL is a LIST value (Doris #31613). */
+ddl_pval ::= NULL(V). { plan_ddl_value(pp, &V, false); }
+ddl_pval ::= LP ddl_pval RP.
 ddl_dist_opt ::= .
 ddl_dist_opt ::= DISTRIBUTED BY HASH LP ddl_names RP ddl_buckets_opt. { plan_ddl_dist(pp, false); }
 ddl_dist_opt ::= DISTRIBUTED BY RANDOM ddl_buckets_opt. { plan_ddl_dist(pp, true); }
@@ -878,11 +904,18 @@ ddl_alter ::= MODIFY COLUMN ident_tok(N) COMMENTKW STRING(C). { plan_ddl_alter(p
 ddl_alter ::= RENAME COLUMN ident_tok(A) ident_tok(B). { plan_ddl_alter(pp, CAT_ALTER_RENAME_COLUMN, &A, &B, "RENAME COLUMN"); }
 ddl_alter ::= ORDER BY LP ddl_names RP. { plan_ddl_alter(pp, CAT_ALTER_REORDER_COLUMNS, NULL, NULL, "ORDER BY"); }
 ddl_alter ::= RENAME ident_tok(N). { plan_ddl_alter(pp, CAT_ALTER_RENAME_TABLE, &N, NULL, "RENAME"); }
-ddl_alter ::= ADD ddl_partdef ddl_part_dist. { plan_ddl_alter(pp, CAT_ALTER_ADD_PARTITION, NULL, NULL, "ADD PARTITION"); }
+ddl_alter ::= ADD ddl_partdef ddl_part_props ddl_part_dist. { plan_ddl_alter(pp, CAT_ALTER_ADD_PARTITION, NULL, NULL, "ADD PARTITION"); }
+/* ("replication_num" = "1", ...) of the new partition: checked, not kept (single node). */
+ddl_part_props ::= .
+ddl_part_props ::= LP ddl_proplist RP.
 ddl_alter ::= DROP PARTITION ddl_ife ident_tok(N) ddl_force_opt. { plan_ddl_alter(pp, CAT_ALTER_DROP_PARTITION, &N, NULL, "DROP PARTITION"); }
 ddl_alter ::= RENAME PARTITION ident_tok(A) ident_tok(B). { plan_ddl_alter(pp, CAT_ALTER_RENAME_PARTITION, &A, &B, "RENAME PARTITION"); }
 ddl_alter ::= MODIFY PARTITION ident_tok(N) SET LP ddl_proplist RP. { plan_ddl_alter(pp, CAT_ALTER_MODIFY_PARTITION, &N, NULL, "MODIFY PARTITION"); }
-ddl_alter ::= REPLACE PARTITION LP ddl_names RP WITH TEMPORARY PARTITION LP ddl_names RP ddl_props_opt. { plan_ddl_alter(pp, CAT_ALTER_REPLACE_PARTITION, NULL, NULL, "REPLACE PARTITION"); }
+ddl_alter ::= REPLACE PARTITION LP ddl_names RP WITH ddl_temp_kw PARTITION LP ddl_names RP ddl_props_opt. { plan_ddl_alter(pp, CAT_ALTER_REPLACE_PARTITION, NULL, NULL, "REPLACE PARTITION"); }
+/* Temporary partitions (plan_ddl_temp: the clause, or SHOW, is about them). */
+ddl_temp_kw ::= TEMPORARY. { plan_ddl_temp(pp); }
+ddl_alter ::= ADD ddl_temp_kw ddl_partdef ddl_part_props ddl_part_dist. { plan_ddl_alter(pp, CAT_ALTER_ADD_PARTITION, NULL, NULL, "ADD TEMPORARY PARTITION"); }
+ddl_alter ::= DROP ddl_temp_kw PARTITION ddl_ife ident_tok(N) ddl_force_opt. { plan_ddl_alter(pp, CAT_ALTER_DROP_PARTITION, &N, NULL, "DROP TEMPORARY PARTITION"); }
 ddl_alter ::= REPLACE WITH TABLE ident_tok(N) ddl_props_opt. { plan_ddl_alter(pp, CAT_ALTER_REPLACE_TABLE, &N, NULL, "REPLACE WITH TABLE"); }
 ddl_alter ::= BUILD INDEX ident_tok(N). { plan_ddl_alter(pp, CAT_ALTER_BUILD_INDEX, &N, NULL, "BUILD INDEX"); }
 ddl_alter ::= SET LP ddl_proplist RP. { plan_ddl_alter(pp, CAT_ALTER_SET_PROPERTIES, NULL, NULL, "SET"); }
@@ -893,6 +926,11 @@ ddl_alter ::= ADD UNIQUE ddl_uidxkw ddl_idxtype_opt LP ddl_keyparts RP ddl_idxop
 ddl_alter ::= ADD UNIQUE ddl_uidxkw ident_tok(N) ddl_idxtype_opt LP ddl_keyparts RP ddl_idxopts. { plan_ddl_index(pp, &N, true); plan_ddl_alter(pp, CAT_ALTER_CREATE_INDEX, NULL, NULL, "ADD UNIQUE"); }
 ddl_alter ::= DROP ddl_idxkw ident_tok(N). { plan_ddl_alter(pp, CAT_ALTER_DROP_INDEX, &N, NULL, "DROP INDEX"); }
 ddl_alter ::= MODIFY COMMENTKW STRING(C). { plan_ddl_alter(pp, CAT_ALTER_MODIFY_COMMENT, NULL, &C, "MODIFY COMMENT"); }
+/* ENABLE FEATURE "name" [WITH PROPERTIES (...)]: the name goes in the clause's name. */
+%fallback ID ENABLE FEATURE.
+ddl_alter ::= ENABLE FEATURE STRING(N) ddl_feature_props. { plan_ddl_alter(pp, CAT_ALTER_ENABLE_FEATURE, &N, NULL, "ENABLE FEATURE"); }
+ddl_feature_props ::= .
+ddl_feature_props ::= WITH PROPERTIES LP ddl_proplist RP.
 ddl_colpos ::= .
 ddl_colpos ::= AFTER ident_tok(A). { plan_ddl_colpos(pp, &A, false); }
 ddl_colpos ::= FIRST. { plan_ddl_colpos(pp, NULL, true); }

@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -17,6 +18,7 @@
 #include "binlog/binlog.h"
 #include "catalog/catalog.h"
 #include "common/buf.h"
+#include "planner/parse.h"
 
 #define OP_COL  "__DORIS_BINLOG_OP__"
 #define TSO_COL "__DORIS_BINLOG_TSO__"
@@ -24,8 +26,9 @@
 
 /* ---- parsing (called by the grammar) ---- */
 
-void
-plan_stmt_tvf_arg(plan_parse *pp, const plan_token *k, const plan_token *v)
+/* Room for one more pending parameter. */
+static void
+tvf_grow(plan_parse *pp)
 {
     if (pp->ntvf == pp->cap_tvf) {
         uint32_t cap = pp->cap_tvf ? pp->cap_tvf * 2 : 8;
@@ -39,9 +42,28 @@ plan_stmt_tvf_arg(plan_parse *pp, const plan_token *k, const plan_token *v)
         pp->tvf_vals = vals;
         pp->cap_tvf = cap;
     }
+}
+
+void
+plan_stmt_tvf_arg(plan_parse *pp, const plan_token *k, const plan_token *v)
+{
+    tvf_grow(pp);
     size_t n;
     pp->tvf_keys[pp->ntvf] = plan__string_decode(pp->a, k, pp->no_backslash_escapes, &n);
     pp->tvf_vals[pp->ntvf] = plan__string_decode(pp->a, v, pp->no_backslash_escapes, &n);
+    pp->ntvf++;
+}
+
+void
+plan_stmt_tvf_bare(plan_parse *pp, const plan_token *v)
+{
+    tvf_grow(pp);
+    size_t n;
+    pp->tvf_keys[pp->ntvf] = v->type == TK_STRING
+                                     ? plan__string_decode(pp->a, v, pp->no_backslash_escapes, &n)
+                             : v->type == TK_ID ? plan__ident_decode(pp->a, v)
+                                                : arena_strndup(pp->a, v->z, v->n);
+    pp->tvf_vals[pp->ntvf] = "";
     pp->ntvf++;
 }
 
@@ -95,11 +117,31 @@ plan_stmt_table_parts(plan_parse *pp)
     plan_table_ref *t = &pp->stmt->tables[pp->stmt->ntables - 1];
     t->parts = pp->sel_parts;
     t->nparts = pp->nsel_parts;
+    t->temp_parts = pp->sel_temp;
     pp->sel_parts = NULL;
     pp->nsel_parts = pp->cap_sel_parts = 0;
+    pp->sel_temp = false;
+}
+
+void
+plan_stmt_temp_parts(plan_parse *pp)
+{
+    if (pp->nsel_parts > 0) {
+        pp->sel_temp = true; /* taken by plan_stmt_table_parts */
+    } else {
+        pp->stmt->dml_temp_parts = true;
+    }
 }
 
 /* ---- the operator ---- */
+
+/* A data rowset of a partition read from its data whose rows' records are still held: row i
+ * of its segment s has LSN seg[s] + i (bl_log_rowset_lsns). */
+typedef struct hist_lsn {
+    uint64_t tablet, rowset;
+    uint32_t nseg;
+    const uint64_t *seg;
+} hist_lsn;
 
 typedef struct op_binlog {
     plan_op base;
@@ -109,12 +151,16 @@ typedef struct op_binlog {
     uint64_t lo, hi; /* TSO window, inclusive; hi is cut at the visible TSO at open */
     bool cut_visible;
     const uint64_t *tlo, *thi; /* per tablet windows (streams), or NULL: lo / hi */
+    const uint8_t *tmode;      /* per tablet mode (streams: partitions read whole), or NULL */
     bool stream_out;           /* stream layout: base, sequence, change type (text), LSN */
     plan_op *hist;             /* streams: whole-partition rows (table scan with locations) */
     bool hist_done;
     const int64_t *hist_parts; /* partitions read whole and their sequence value */
     const uint64_t *hist_seq;
     uint32_t nhist;
+    hist_lsn *hl; /* sorted by (tablet, rowset); built at the first open */
+    size_t nhl, hl_last;
+    bool hl_built;
     uint64_t *tablets;
     uint32_t ntablets, cur;
     uint32_t nbase; /* visible base columns (the first nbase of tbl) */
@@ -174,6 +220,90 @@ bit(const uint8_t *bm, uint32_t r)
 }
 
 static int
+hl_cmp(const void *a, const void *b)
+{
+    const hist_lsn *x = a, *y = b;
+    if (x->tablet != y->tablet) {
+        return x->tablet < y->tablet ? -1 : 1;
+    }
+    return (x->rowset > y->rowset) - (x->rowset < y->rowset);
+}
+
+/* The LSNs of the rows of the partitions read from their data, where their records are still
+ * held (rowsets no compaction merged; stream/README.md "Reading"). */
+static void
+hl_build(op_binlog *b)
+{
+    plan_ectx *cx = b->base.cx;
+    stor_engine *e = cx->s->srv->engine;
+    bl_log *L = cx->s->srv->binlog;
+    b->hl_built = true;
+    size_t cap = 0;
+    for (uint32_t i = 0; e != NULL && L != NULL && i < b->nhist; i++) {
+        const plan_tpart *part = NULL;
+        for (uint32_t p = 0; p < b->tbl->nparts; p++) {
+            if (b->tbl->parts[p].id == b->hist_parts[i]) {
+                part = &b->tbl->parts[p];
+            }
+        }
+        for (uint32_t k = 0; part != NULL && k < part->buckets; k++) {
+            stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part->id, k), false);
+            if (t == NULL) {
+                continue;
+            }
+            stor_snapshot snap;
+            stor_tablet_snapshot(t, &snap);
+            for (size_t r = 0; r < snap.nrowsets; r++) {
+                uint64_t *seg;
+                if (!bl_log_rowset_lsns(L, &snap, r, cx->a, &seg)) {
+                    continue;
+                }
+                if (b->nhl == cap) {
+                    cap = cap ? cap * 2 : 16;
+                    hist_lsn *v = arena_alloc(cx->a, cap * sizeof *v);
+                    if (b->nhl) {
+                        memcpy(v, b->hl, b->nhl * sizeof *v);
+                    }
+                    b->hl = v;
+                }
+                b->hl[b->nhl++] = (hist_lsn){snap.tablet_id, snap.rowsets[r].rowset_id,
+                                             snap.rowsets[r].nsegments, seg};
+            }
+            stor_snapshot_destroy(&snap);
+        }
+    }
+    if (b->nhl > 1) {
+        qsort(b->hl, b->nhl, sizeof *b->hl, hl_cmp);
+    }
+}
+
+/* LSN of the row at (tablet, rowset, segment, row) of a partition read from its data; 0 when
+ * its record is gone or compaction merged its rowset. */
+static int64_t
+hl_lsn(op_binlog *b, uint64_t tablet, uint64_t rowset, uint32_t seg, uint32_t row)
+{
+    const hist_lsn *h = b->hl_last < b->nhl ? &b->hl[b->hl_last] : NULL;
+    if (h == NULL || h->tablet != tablet || h->rowset != rowset) {
+        size_t lo = 0, hi = b->nhl;
+        hist_lsn key = {tablet, rowset, 0, NULL};
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (hl_cmp(&b->hl[mid], &key) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if (lo >= b->nhl || hl_cmp(&b->hl[lo], &key) != 0) {
+            return 0;
+        }
+        b->hl_last = lo;
+        h = &b->hl[lo];
+    }
+    return seg < h->nseg ? (int64_t)(h->seg[seg] + row) : 0;
+}
+
+static int
 binlog_open(plan_op *op, db_error *err)
 {
     op_binlog *b = (op_binlog *)op;
@@ -192,6 +322,9 @@ binlog_open(plan_op *op, db_error *err)
     }
     b->out = plan__batch_new(op->cx->a, op->types, op->ncols, op->cap);
     b->hist_done = false;
+    if (b->hist != NULL && !b->hl_built) {
+        hl_build(b);
+    }
     if (b->hist != NULL && b->hist->open(b->hist, err) != DB_OK) {
         return DB_ERR;
     }
@@ -266,7 +399,11 @@ plan__change_type_name(int64_t type)
 }
 
 /* A batch of the whole-partition scan as APPEND rows: its active rows' base columns, the
- * partition's sequence value (from the row's tablet), LSN 0. */
+ * commit TSO of the row's rowset as the sequence (the partition's sequence value when the
+ * table has no commit TSO column) and the LSN of its record (hl_lsn). plan_stream.c reads a
+ * partition so when every rowset is its commit's own (exact) or when its records are
+ * incomplete: where a row's record is gone or compaction merged its rowset, its LSN is 0 and
+ * its sequence the merged rowset's. */
 static plan_batch *
 hist_rows(op_binlog *b, const plan_batch *hb)
 {
@@ -298,9 +435,12 @@ hist_rows(op_binlog *b, const plan_batch *hb)
                 break;
             }
         }
-        int64_t part = hb->cols[tb->ncols].i[r] >> 16; /* the tablet id column */
+        int64_t part = stor_tablet_partition_of((uint64_t)hb->cols[tb->ncols].i[r]); /* tablet id */
         uint64_t seq = 0;
-        for (uint32_t i = 0; i < b->nhist; i++) {
+        if (tb->commit_tso_col >= 0 && !plan__vec_is_null(&hb->cols[tb->commit_tso_col], r)) {
+            seq = (uint64_t)hb->cols[tb->commit_tso_col].i[r];
+        }
+        for (uint32_t i = 0; seq == 0 && i < b->nhist; i++) {
             if (b->hist_parts[i] == part) {
                 seq = b->hist_seq[i];
             }
@@ -308,7 +448,9 @@ hist_rows(op_binlog *b, const plan_batch *hb)
         o->cols[b->nbase].i[k] = (int64_t)seq;
         o->cols[b->nbase + 1].s[k].s = "APPEND";
         o->cols[b->nbase + 1].s[k].len = 6;
-        o->cols[b->nbase + 2].i[k] = 0;
+        o->cols[b->nbase + 2].i[k] = hl_lsn(
+                b, (uint64_t)hb->cols[tb->ncols].i[r], (uint64_t)hb->cols[tb->ncols + 1].i[r],
+                (uint32_t)hb->cols[tb->ncols + 2].i[r], (uint32_t)hb->cols[tb->ncols + 3].i[r]);
     }
     o->nrows = n;
     return o;
@@ -350,8 +492,9 @@ binlog_next(plan_op *op, plan_batch **out, db_error *err)
                 return DB_OK;
             }
             uint64_t lo = b->tlo ? b->tlo[b->cur] : b->lo, hi = b->thi ? b->thi[b->cur] : b->hi;
+            bl_mode mode = b->tmode ? (bl_mode)b->tmode[b->cur] : b->mode;
             b->fold = bl_fold_open(op->cx->s->srv->binlog, &b->tbl->sc, b->tablets[b->cur], lo, hi,
-                                   b->mode, b->history, err);
+                                   mode, b->history, err);
             if (b->fold == NULL) {
                 return DB_ERR;
             }
@@ -406,10 +549,13 @@ static void
 binlog_describe(plan_op *op, plan_explain *ex)
 {
     op_binlog *b = (op_binlog *)op;
+    bool whole = b->nhist > 0;
+    for (uint32_t i = 0; b->tlo != NULL && i < b->ntablets; i++) {
+        whole |= b->tlo[i] == 0; /* a partition read whole from its records */
+    }
     plan__explain_printf(ex, "%s(%s.%s, %s, tablets %u%s)",
                          b->stream_out ? "STREAM SCAN" : "BINLOG SCAN", b->tbl->db, b->tbl->name,
-                         mode_names[b->mode], b->ntablets,
-                         b->nhist ? ", partitions read whole" : "");
+                         mode_names[b->mode], b->ntablets, whole ? ", partitions read whole" : "");
     plan__explain_stat(ex, "records read", b->records);
 }
 
@@ -440,9 +586,10 @@ op_init(op_binlog *b, plan_ectx *cx, const plan_tbl *tb, uint32_t nbase, uint32_
 
 plan_op *
 plan__op_stream_read(plan_ectx *cx, const plan_tbl *tb, uint8_t mode, bool history,
-                     const uint64_t *tablets, const uint64_t *lo, const uint64_t *hi, uint32_t n,
-                     plan_op *hist, const int64_t *hist_parts, const uint64_t *hist_seq,
-                     uint32_t nhist, const plan_vkind *vk, const plan_xtype *xt)
+                     const uint64_t *tablets, const uint64_t *lo, const uint64_t *hi,
+                     const uint8_t *tmode, uint32_t n, plan_op *hist, const int64_t *hist_parts,
+                     const uint64_t *hist_seq, uint32_t nhist, const plan_vkind *vk,
+                     const plan_xtype *xt)
 {
     op_binlog *b = arena_calloc(cx->a, 1, sizeof *b);
     b->mode = mode;
@@ -455,6 +602,7 @@ plan__op_stream_read(plan_ectx *cx, const plan_tbl *tb, uint8_t mode, bool histo
     b->ntablets = n;
     b->tlo = lo;
     b->thi = hi;
+    b->tmode = tmode;
     b->hist = hist;
     b->hist_parts = hist_parts;
     b->hist_seq = hist_seq;
@@ -1129,7 +1277,7 @@ plan__time_travel_partitions(plan_op *op, const bool *ok)
     op_undo *u = (op_undo *)op;
     uint32_t k = 0;
     for (uint32_t i = 0; i < u->ntablets; i++) {
-        int64_t part = (int64_t)(u->tablets[i] >> 16);
+        int64_t part = stor_tablet_partition_of(u->tablets[i]);
         for (uint32_t p = 0; p < u->tbl->nparts; p++) {
             if (u->tbl->parts[p].id == part && ok[p]) {
                 u->tablets[k++] = u->tablets[i];

@@ -76,7 +76,7 @@ bool
 plan__is_admin(plan_session *s)
 {
     cat_meta *m = s->srv->meta;
-    if (m == NULL || is_root(s)) {
+    if (is_root(s)) {
         return true;
     }
     return (cat_users_privs(cat_meta_users(m), s->user, s->account_host, "*", "*") &
@@ -93,6 +93,9 @@ plan__check_priv(plan_ectx *cx, uint32_t priv, const char *db, const char *tbl, 
     if (db == NULL) {
         /* Global level: the admin-only statements, and admins passed above. */
         return db_error_set(err, ER_SPECIFIC_ACCESS_DENIED_ERROR, "ADMIN");
+    }
+    if ((priv & CAT_PRIV_SELECT) && strcasecmp(db, "information_schema") == 0) {
+        return DB_OK; /* readable by every account (MySQL); DESC of its tables answers as root */
     }
     cat_users *us = cat_meta_users(s->srv->meta);
     if ((cat_users_privs(us, s->user, s->account_host, db, tbl) & priv) != 0) {
@@ -113,6 +116,15 @@ plan__can_see(plan_session *s, const char *db, const char *tbl)
     }
     cat_users *us = cat_meta_users(s->srv->meta);
     return (cat_users_privs(us, s->user, s->account_host, db, tbl) & CAT_PRIV_ALL) != 0;
+}
+
+int
+plan__check_db_visible(plan_ectx *cx, const char *db, db_error *err)
+{
+    if (plan__can_see(cx->s, db, NULL)) {
+        return DB_OK;
+    }
+    return plan__check_priv(cx, CAT_PRIV_ALL, db, NULL, err); /* fails: 1044 */
 }
 
 /* ======================================================================================
@@ -480,9 +492,6 @@ plan__exec_dcl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
 {
     const plan_dcl *d = st->dcl;
     cat_meta *m = cx->s->srv->meta;
-    if (m == NULL) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "users without a catalog");
-    }
     if (cx->describe) {
         /* plan_prepare: only the SHOW statements announce columns. */
         if (d->kind == PLAN_DCL_SHOW_GRANTS) {

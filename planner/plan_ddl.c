@@ -15,7 +15,6 @@
 
 #include "common/mem.h"
 
-static int need_meta(plan_ectx *cx, db_error *err);
 static int resolve_db(plan_ectx *cx, const plan_ddl *d, const char **db, db_error *err);
 static bool is_builtin_db(const char *db);
 static int exec_create_db(plan_ectx *cx, plan_ddl *d, db_error *err);
@@ -25,6 +24,7 @@ static int exec_create_table(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int map_primary_key(plan_ectx *cx, plan_ddl *d, db_error *err);
 static bool set_auto_inc_start(plan_ddl *d, int64_t start);
 static void give_notes(plan_ectx *cx, const plan_ddl *d);
+static void warn_mysql_drops(plan_ectx *cx, const plan_ddl *d, const bool *stored);
 static int exec_index(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int check_index_cols(const cat_table *t, const char *const *cols, size_t n, db_error *err);
 static int exec_drop_table(plan_ectx *cx, plan_ddl *d, db_error *err);
@@ -41,16 +41,6 @@ static int exec_truncate(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int truncate_edit(cat_catalog *c, cat_db *db, cat_table *t, void *arg, db_error *err);
 static int exec_recover(plan_ectx *cx, plan_ddl *d, db_error *err);
 static int exec_replace_table(plan_ectx *cx, plan_ddl *d, const char *db, db_error *err);
-
-/* DDL needs the durable catalog; unit tests without one get a clear error. */
-static int
-need_meta(plan_ectx *cx, db_error *err)
-{
-    if (cx->s->srv->meta == NULL) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "DDL without a catalog");
-    }
-    return DB_OK;
-}
 
 /* information_schema and mysql are built in: no DDL on them. */
 static bool
@@ -158,6 +148,12 @@ exec_create_table(plan_ectx *cx, plan_ddl *d, db_error *err)
         return db_error_set(err, ER_DORIS,
                             arena_sprintf(cx->a, "Can not create table in database %s", db));
     }
+    /* LIKE copies the source's definition: SELECT_PRIV on it, as MySQL (1142). */
+    if (d->req.like_table &&
+        plan__check_priv(cx, CAT_PRIV_SELECT, d->req.like_db ? d->req.like_db : db,
+                         d->req.like_table, err) != DB_OK) {
+        return DB_ERR;
+    }
     if (d->req.like_table && d->req.like_db && is_builtin_db(d->req.like_db)) {
         return db_error_set(err, ER_NO_SUCH_TABLE, d->req.like_db, d->req.like_table);
     }
@@ -171,6 +167,8 @@ exec_create_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     r->nparts = d->nparts;
     r->props = d->props;
     r->nprops = d->nprops;
+    r->indexes = d->idx_defs;
+    r->nindexes = d->nidx_defs;
     if (r->has_dist && !d->buckets_given) {
         r->buckets_auto = true;
     }
@@ -295,8 +293,9 @@ check_index_cols(const cat_table *t, const char *const *cols, size_t n, db_error
     return DB_OK;
 }
 
-/* CREATE [UNIQUE] INDEX i ON t (cols) / DROP INDEX i ON t: the table (and the columns) must
- * exist; nothing is built or dropped, a warning says so (README.md §DDL). */
+/* CREATE [UNIQUE] INDEX i ON t (cols) / DROP INDEX i ON t / BUILD INDEX i ON t: Doris indexes
+ * are stored (plan_ddl_index.c); MySQL ones need the table (and the columns) and build or drop
+ * nothing, a warning says so (README.md §DDL). */
 static int
 exec_index(plan_ectx *cx, plan_ddl *d, db_error *err)
 {
@@ -304,10 +303,14 @@ exec_index(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (resolve_db_priv(cx, d, CAT_PRIV_ALTER, &db, err) != DB_OK) {
         return DB_ERR;
     }
+    bool done = false;
+    int rc = plan__exec_index(cx, d, db, &done, err);
+    if (rc != DB_OK || done) {
+        return rc;
+    }
     const cat_catalog *c = cat_meta_read_begin(cx->s->srv->meta);
     const cat_db *cdb = cat_db_find(c, db);
     const cat_table *t = cdb ? cat_table_find(cdb, d->name) : NULL;
-    int rc = DB_OK;
     if (t == NULL) {
         rc = db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
     }
@@ -331,7 +334,23 @@ exec_index(plan_ectx *cx, plan_ddl *d, db_error *err)
         return DB_OK;
     }
     give_notes(cx, d);
+    warn_mysql_drops(cx, d, NULL);
     return DB_OK;
+}
+
+/* ALTER TABLE ... DROP {INDEX|KEY} k of a MySQL key (never stored; stored[i] false, or every
+ * DROP when stored is NULL): the warning of an ignored clause. */
+static void
+warn_mysql_drops(plan_ectx *cx, const plan_ddl *d, const bool *stored)
+{
+    for (size_t i = 0; i < d->ncmds; i++) {
+        if (d->cmds[i].op == CAT_ALTER_DROP_INDEX && (stored == NULL || !stored[i])) {
+            plan__warn(cx->s, 1478,
+                       "Table storage engine 'OLAP' does not support the create option "
+                       "'DROP INDEX %s'",
+                       d->cmds[i].name);
+        }
+    }
 }
 
 static int
@@ -364,6 +383,13 @@ exec_drop_table(plan_ectx *cx, plan_ddl *d, db_error *err)
 static int
 alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd, db_error *err)
 {
+    bool schema_change = cmd->op == CAT_ALTER_ADD_COLUMN || cmd->op == CAT_ALTER_DROP_COLUMN ||
+                         cmd->op == CAT_ALTER_MODIFY_COLUMN || cmd->op == CAT_ALTER_RENAME_COLUMN ||
+                         cmd->op == CAT_ALTER_REORDER_COLUMNS;
+    if (schema_change && t->ntmp_parts > 0) { /* Doris Alter.processAlterOlapTable */
+        return db_error_set(err, ER_DORIS,
+                            "Can not alter table when there are temp partitions in table");
+    }
     switch (cmd->op) {
     case CAT_ALTER_ADD_COLUMN: {
         const char *after = cmd->after;
@@ -387,15 +413,29 @@ alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd, d
         }
         return cat_table_rename(db, t, cmd->name, err);
     case CAT_ALTER_ADD_PARTITION:
-        if (cat_alter_check(t, cmd->op, err) != DB_OK) {
+        if (cat_alter_check(t, cmd->op, err) != DB_OK ||
+            cat_partition_props_check(cmd->props, cmd->nprops, err) != DB_OK) {
             return DB_ERR;
+        }
+        if (cmd->temp) {
+            return cat_table_add_tmp_partition(c, t, &cmd->part, err);
         }
         return cat_table_add_partition(c, t, &cmd->part, err);
     case CAT_ALTER_DROP_PARTITION:
         if (cat_alter_check(t, cmd->op, err) != DB_OK) {
             return DB_ERR;
         }
+        if (cmd->temp) {
+            return cat_table_drop_tmp_partition(t, cmd->name, cmd->if_exists, err);
+        }
         return cat_table_drop_partition(t, cmd->name, cmd->if_exists, err);
+    case CAT_ALTER_REPLACE_PARTITION: /* allowed on Row Binlog tables (seed 001) */
+        if (cat_alter_check(t, cmd->op, err) != DB_OK) {
+            return DB_ERR;
+        }
+        return cat_table_replace_partitions(t, cmd->names, cmd->nformal, cmd->names + cmd->nformal,
+                                            cmd->nnames - cmd->nformal, cmd->props, cmd->nprops,
+                                            err);
     case CAT_ALTER_SET_PROPERTIES:
         if (cat_alter_check(t, cmd->op, err) != DB_OK) {
             return DB_ERR;
@@ -432,14 +472,20 @@ alter_one(cat_catalog *c, cat_db *db, cat_table *t, const plan_alter_cmd *cmd, d
     case CAT_ALTER_REORDER_COLUMNS:
         return cat_table_reorder_columns(t, cmd->names, cmd->nnames, err);
     case CAT_ALTER_CREATE_INDEX: /* MySQL ADD INDEX: checked, not built (README.md §DDL) */
+        if (cmd->doris_idx) {
+            return plan__alter_index(t, cmd, err);
+        }
         return check_index_cols(t, cmd->names, cmd->nnames, err);
     case CAT_ALTER_DROP_INDEX:
-        return DB_OK;
+    case CAT_ALTER_BUILD_INDEX:
+        return plan__alter_index(t, cmd, err);
+    case CAT_ALTER_ENABLE_FEATURE:
+        return cat_table_enable_feature(t, cmd->name, cmd->props, cmd->nprops, err);
     case CAT_ALTER_REPLACE_TABLE:
         /* Only alone (exec_alter_table): it changes two tables in one record. */
         return db_error_set(err, ER_NOT_SUPPORTED_YET, "REPLACE WITH TABLE with other clauses");
     default:
-        /* BUILD INDEX, REPLACE PARTITION: a Row Binlog table refuses the forbidden ones with
+        /* BUILD INDEX: a Row Binlog table refuses the forbidden ones with
          * Doris's message first; the rest are not implemented yet. */
         if (cat_alter_check(t, cmd->op, err) != DB_OK) {
             return DB_ERR;
@@ -481,10 +527,19 @@ exec_alter_table(plan_ectx *cx, plan_ddl *d, db_error *err)
     if (d->ncmds == 1 && d->cmds[0].op == CAT_ALTER_REPLACE_TABLE) {
         return exec_replace_table(cx, d, db, err);
     }
+    if (d->ncmds == 1 && d->cmds[0].op == CAT_ALTER_BUILD_INDEX) { /* checks only: no record */
+        return plan__build_index_check(cx, db, d->name, d->cmds[0].name, NULL, 0, err);
+    }
+    /* MySQL keys change nothing: only their checks and warnings, no record. Doris indexes
+     * (ADD INDEX ... USING INVERTED, DROP INDEX of a stored one) change the table. */
     bool only_indexes = true;
+    bool *stored = arena_alloc(cx->a, (d->ncmds ? d->ncmds : 1) * sizeof *stored);
     for (size_t i = 0; i < d->ncmds; i++) {
-        only_indexes &=
-                d->cmds[i].op == CAT_ALTER_CREATE_INDEX || d->cmds[i].op == CAT_ALTER_DROP_INDEX;
+        const plan_alter_cmd *cmd = &d->cmds[i];
+        stored[i] = cmd->op == CAT_ALTER_DROP_INDEX &&
+                    plan__index_is_stored(cx, db, d->name, cmd->name);
+        only_indexes &= (cmd->op == CAT_ALTER_CREATE_INDEX && !cmd->doris_idx) ||
+                        (cmd->op == CAT_ALTER_DROP_INDEX && !stored[i]);
     }
     if (only_indexes) { /* nothing changes: no record, only the checks and the warnings */
         return exec_index(cx, d, err);
@@ -493,6 +548,7 @@ exec_alter_table(plan_ectx *cx, plan_ddl *d, db_error *err)
         return DB_ERR;
     }
     give_notes(cx, d);
+    warn_mysql_drops(cx, d, stored);
     return DB_OK;
 }
 
@@ -581,6 +637,7 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
     case PD_SHOW_TABLE_STATUS:
     case PD_SHOW_TABLETS:
     case PD_SHOW_INDEX:
+    case PD_SHOW_BUILD_INDEX:
         if (plan__show_ddl(cx, st, sink, err) != DB_OK) {
             return DB_ERR;
         }
@@ -600,9 +657,6 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
     }
     if (cx->describe) {
         return DB_OK; /* prepared DDL: nothing to describe, nothing run */
-    }
-    if (need_meta(cx, err) != DB_OK) {
-        return DB_ERR;
     }
     switch (d->kind) {
     case PD_CREATE_DB:
@@ -631,6 +685,7 @@ plan__exec_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_o
         return exec_recover(cx, d, err);
     case PD_CREATE_INDEX:
     case PD_DROP_INDEX:
+    case PD_BUILD_INDEX:
         return exec_index(cx, d, err);
     default:
         DB_ASSERT(!"unreachable");
@@ -644,7 +699,7 @@ bool
 plan__view_sql(plan_ectx *cx, const char *db, const char *name, const char **sql)
 {
     cat_meta *m = cx->s->srv->meta;
-    if (m == NULL || db == NULL) {
+    if (db == NULL) {
         return false;
     }
     const cat_catalog *c = cat_meta_read_begin(m);

@@ -438,6 +438,10 @@ plan_ddl_primary_key(plan_parse *pp)
 {
     plan_ddl *d = ddl_of(pp);
     d->primary_key = true;
+    d->idx_using = NULL; /* PRIMARY KEY ... USING x COMMENT '..': nothing pending after it */
+    d->idx_comment = NULL;
+    d->idx_props = NULL;
+    d->nidx_props = 0;
     d->req.has_keys = true;
     d->req.keys_type = CAT_KEYS_UNIQUE;
     take_names(d, &d->req.key_cols, &d->req.nkey_cols);
@@ -577,6 +581,28 @@ plan_ddl_table_option(plan_parse *pp, const char *name, const plan_token *value)
 }
 
 void
+plan_ddl_index_using(plan_parse *pp, const plan_token *word)
+{
+    ddl_of(pp)->idx_using = plan_ast_ident(pp, word);
+}
+
+void
+plan_ddl_index_comment(plan_parse *pp, const plan_token *c)
+{
+    ddl_of(pp)->idx_comment = tok_text(pp, c, false);
+}
+
+void
+plan_ddl_index_props(plan_parse *pp)
+{
+    plan_ddl *d = ddl_of(pp);
+    d->idx_props = d->props; /* an index's PROPERTIES: nothing else is pending here */
+    d->nidx_props = d->nprops;
+    d->props = NULL;
+    d->nprops = d->cap_props = 0;
+}
+
+void
 plan_ddl_index(plan_parse *pp, const plan_token *name, bool unique)
 {
     plan_ddl *d = ddl_of(pp);
@@ -586,6 +612,30 @@ plan_ddl_index(plan_parse *pp, const plan_token *name, bool unique)
     d->idx_name = name ? plan_ast_ident(pp, name) : NULL;
     d->idx_cols = cols;
     d->nidx_cols = n;
+    /* A Doris index type (USING INVERTED | BITMAP | NGRAM_BF) makes a stored definition; MySQL's
+     * KEY / INDEX (no type, BTREE, HASH) and UNIQUE keys stay accepted and ignored. */
+    uint8_t type;
+    bool doris = !unique && d->idx_using != NULL && cat_index_type_parse(d->idx_using, &type);
+    d->idx_last_doris = doris;
+    if (doris) {
+        d->idx_defs = grow(pp->a, d->idx_defs, d->nidx_defs, &d->cap_idx_defs, sizeof *d->idx_defs);
+        cat_index_def *x = &d->idx_defs[d->nidx_defs++];
+        memset(x, 0, sizeof *x);
+        x->name = d->idx_name;
+        x->type = type;
+        x->cols = cols;
+        x->ncols = n;
+        x->props = d->idx_props;
+        x->nprops = d->nidx_props;
+        x->comment = d->idx_comment;
+    }
+    d->idx_using = NULL;
+    d->idx_comment = NULL;
+    d->idx_props = NULL;
+    d->nidx_props = 0;
+    if (doris) {
+        return;
+    }
     buf b;
     buf_init(&b);
     for (size_t i = 0; i < n; i++) {
@@ -613,7 +663,16 @@ plan_ddl_value(plan_parse *pp, const plan_token *v, bool neg)
     d->vals = grow(pp->a, d->vals, d->nvals, &d->cap_vals, sizeof *d->vals);
     plan_part_value *pv = &d->vals[d->nvals++];
     pv->is_max = v == NULL;
-    pv->text = v ? tok_text(pp, v, neg) : NULL;
+    pv->is_null = v != NULL && v->type == TK_NULL;
+    pv->text = v && !pv->is_null ? tok_text(pp, v, neg) : NULL;
+}
+
+void
+plan_ddl_temp(plan_parse *pp)
+{
+    plan_ddl *d = ddl_of(pp);
+    d->temp = true;
+    d->temp_split = d->nnames;
 }
 
 void
@@ -747,6 +806,12 @@ plan_ddl_alter(plan_parse *pp, cat_alter_op op, const plan_token *n1, const plan
     d->pos_first = false;
     c->if_exists = d->if_exists;
     d->if_exists = false;
+    c->temp = d->temp;
+    d->temp = false;
+    if (op == CAT_ALTER_REPLACE_PARTITION) {
+        c->nformal = d->temp_split;
+        take_names(d, &c->names, &c->nnames);
+    }
     if (op == CAT_ALTER_ADD_PARTITION && d->nparts > 0) {
         c->part = d->parts[d->nparts - 1];
         d->nparts = 0;
@@ -757,10 +822,13 @@ plan_ddl_alter(plan_parse *pp, cat_alter_op op, const plan_token *n1, const plan
     if (op == CAT_ALTER_CREATE_INDEX) { /* plan_ddl_index took the key parts */
         c->names = d->idx_cols;
         c->nnames = d->nidx_cols;
+        if (d->idx_last_doris && d->nidx_defs > 0) {
+            c->doris_idx = true;
+            c->idx = d->idx_defs[--d->nidx_defs];
+        }
+        d->idx_last_doris = false;
     }
-    if (op == CAT_ALTER_DROP_INDEX) {
-        note_ignored(pp, arena_sprintf(pp->a, "DROP INDEX %s", c->name));
-    }
+    /* DROP INDEX of a MySQL key (never stored) warns when it runs (plan_ddl.c). */
 }
 
 /* The stored definition of a view: `CREATE VIEW `name` [(`c`, ...)] AS ` + the select as

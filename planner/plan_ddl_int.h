@@ -34,8 +34,10 @@ typedef enum plan_ddl_kind {
     PD_TRUNCATE,          /* TRUNCATE TABLE t [PARTITION (names)]: partitions in names */
     PD_RECOVER_TABLE,     /* RECOVER TABLE [db.]t */
     PD_RECOVER_DB,        /* RECOVER DATABASE d */
-    PD_CREATE_INDEX,      /* CREATE [UNIQUE] INDEX i ON t (cols): accepted, not built */
-    PD_DROP_INDEX,        /* DROP INDEX i ON t: accepted, nothing to drop */
+    PD_CREATE_INDEX,      /* CREATE [UNIQUE] INDEX i ON t (cols): Doris ones stored, not built */
+    PD_DROP_INDEX,        /* DROP INDEX i ON t: a stored one is dropped */
+    PD_BUILD_INDEX,       /* BUILD INDEX i ON t [PARTITION (names)]: partitions in idx_cols */
+    PD_SHOW_BUILD_INDEX,  /* SHOW BUILD INDEX [FROM db] [LIKE | WHERE]: db in plan_stmt.name */
     PD_CREATE_VIEW,       /* CREATE [OR REPLACE] VIEW v [(names)] AS select: view_sql */
     PD_DROP_VIEW,         /* DROP VIEW [IF EXISTS] v */
     PD_SHOW_CREATE_VIEW,  /* SHOW CREATE VIEW v */
@@ -78,14 +80,20 @@ typedef struct plan_alter_cmd {
     size_t nprops;
     const char *comment; /* MODIFY COMMENT / MODIFY COLUMN c COMMENT */
     const char *what;    /* statement text naming the clause in ER_NOT_SUPPORTED_YET */
-    const char **names;  /* ORDER BY (...) column names */
+    const char **names;  /* ORDER BY (...) column names; REPLACE PARTITION: the formal names,
+                            then the temporary ones (from nformal on) */
     size_t nnames;
+    size_t nformal;    /* REPLACE PARTITION: how many of names are formal partitions */
+    bool temp;         /* ADD / DROP TEMPORARY PARTITION */
+    bool doris_idx;    /* ADD INDEX ... USING INVERTED | BITMAP | NGRAM_BF: idx is stored */
+    cat_index_def idx; /* its definition */
 } plan_alter_cmd;
 
 /* A value of a partition definition as written: text, or MAXVALUE. */
 typedef struct plan_part_value {
     const char *text;
     bool is_max;
+    bool is_null; /* NULL (a LIST value) */
 } plan_part_value;
 
 typedef struct plan_ddl {
@@ -105,9 +113,19 @@ typedef struct plan_ddl {
     int64_t auto_inc_opt; /* table option AUTO_INCREMENT = n (0 = not written) */
     plan_ddl_note *notes; /* warnings to give when the statement runs */
     size_t nnotes, cap_notes;
-    const char *idx_name;  /* CREATE / DROP INDEX: the index */
-    const char **idx_cols; /* CREATE INDEX: its columns */
+    const char *idx_name;  /* CREATE / DROP / BUILD INDEX: the index */
+    const char **idx_cols; /* CREATE INDEX: its columns (BUILD INDEX: the partitions) */
     size_t nidx_cols;
+    /* The index being parsed: USING word, COMMENT, PROPERTIES (pending until plan_ddl_index). */
+    const char *idx_using;
+    const char *idx_comment;
+    cat_prop *idx_props;
+    size_t nidx_props;
+    /* Doris indexes (a USING INVERTED | BITMAP | NGRAM_BF type): CREATE TABLE's list, or the one
+     * of CREATE INDEX; ALTER TABLE ... ADD INDEX takes its own (plan_alter_cmd.idx). */
+    cat_index_def *idx_defs;
+    size_t nidx_defs, cap_idx_defs;
+    bool idx_last_doris; /* the last index parsed went to idx_defs */
     /* Growable lists (statement arena). Pending lists are taken by the clause that uses them. */
     cat_column_def *cols; /* column definitions (pending until a clause takes them) */
     size_t ncols, cap_cols;
@@ -121,6 +139,8 @@ typedef struct plan_ddl {
     size_t nprops, cap_props;
     const char *pos_after; /* pending AFTER c */
     bool pos_first;        /* pending FIRST */
+    bool temp;             /* plan_ddl_temp: pending for the next clause; SHOW TEMPORARY */
+    size_t temp_split;     /* names pending when TEMPORARY came (REPLACE PARTITION) */
     plan_alter_cmd *cmds;  /* ALTER TABLE clauses in order */
     size_t ncmds, cap_cmds;
     bool or_replace;      /* CREATE OR REPLACE VIEW */
@@ -136,6 +156,32 @@ void plan_ddl_stream_base(plan_parse *pp, const plan_token *ctl, const plan_toke
 /* Run a stream DDL or SHOW statement (plan_stream.c). */
 int plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
                           plan_outcome *out, db_error *err);
+
+/* Doris secondary indexes (plan_ddl_index.c). CREATE INDEX with a USING INVERTED | BITMAP |
+ * NGRAM_BF type, DROP INDEX of a stored index, BUILD INDEX: *done is set when the statement was
+ * one of these and has run (db resolved, ALTER privilege checked); otherwise the caller runs
+ * the MySQL path (checked, nothing stored, a warning). */
+int plan__exec_index(plan_ectx *cx, const plan_ddl *d, const char *db, bool *done, db_error *err);
+/* True when table db.table holds a stored index named index. */
+bool plan__index_is_stored(plan_ectx *cx, const char *db, const char *table, const char *index);
+/* BUILD INDEX's checks on db.table (ALTER TABLE t BUILD INDEX i alone: no record). */
+int plan__build_index_check(plan_ectx *cx, const char *db, const char *table, const char *index,
+                            const char *const *parts, size_t nparts, db_error *err);
+/* ALTER TABLE's ADD INDEX (a Doris one), DROP INDEX (of a stored one; others are MySQL KEYs
+ * that were never stored: no change) and BUILD INDEX clauses on the table copy t. */
+int plan__alter_index(cat_table *t, const plan_alter_cmd *cmd, db_error *err);
+/* SHOW INDEX rows of t: Doris's 13 columns (ShowIndexCommand), one row per index. */
+struct plan_rowset;
+void plan__show_index_rows(arena *a, const cat_table *t, struct plan_rowset *rs);
+/* SHOW BUILD INDEX [FROM db]: Doris's build jobs; BUILD INDEX runs none (nothing is built), so
+ * the columns and no rows. */
+int plan__show_build_index(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
+                           db_error *err);
+/* information_schema.STATISTICS rows of the stored indexes of db.table (MySQL's 16 columns,
+ * one row per indexed column), each passed to add(ctx, row). */
+typedef void (*plan_index_row_fn)(void *ctx, const plan_value *row);
+void plan__index_statistics(plan_server *srv, arena *a, const char *db, const char *table,
+                            plan_index_row_fn add, void *ctx);
 
 /* Run a PD_SHOW_BACKENDS .. PD_SHOW_PROC statement (plan_show_doris.c). */
 int plan__show_doris(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
@@ -192,6 +238,10 @@ void plan_ddl_table_option(plan_parse *pp, const char *name, const plan_token *v
 /* A secondary index (KEY / INDEX / UNIQUE ... inside CREATE TABLE, CREATE / DROP INDEX) over
  * the pending names: accepted, not built; name may be NULL. */
 void plan_ddl_index(plan_parse *pp, const plan_token *name, bool unique);
+/* Options of the index being parsed: USING word, COMMENT '..', PROPERTIES (the pending ones). */
+void plan_ddl_index_using(plan_parse *pp, const plan_token *word);
+void plan_ddl_index_comment(plan_parse *pp, const plan_token *c);
+void plan_ddl_index_props(plan_parse *pp);
 /* An aggregation type word (SUM, MIN, MAX, REPLACE, ...); another word is a syntax error. */
 void plan_ddl_col_agg(plan_parse *pp, const plan_token *word);
 /* A column type: word with up to two numeric arguments, or with element types (ARRAY<..>,
@@ -236,6 +286,9 @@ void plan_ddl_colpos(plan_parse *pp, const plan_token *after, bool first);
  * n1, n2: the clause's identifiers or strings (see plan_alter_cmd). */
 void plan_ddl_alter(plan_parse *pp, cat_alter_op op, const plan_token *n1, const plan_token *n2,
                     const char *what);
+/* TEMPORARY: the next ALTER clause (ADD / DROP / REPLACE PARTITION) or SHOW PARTITIONS is about
+ * temporary partitions; the names collected so far are REPLACE's formal ones. */
+void plan_ddl_temp(plan_parse *pp);
 
 /* ---- execution (plan_ddl.c, plan_show.c) ---- */
 
@@ -255,8 +308,12 @@ bool plan__db_exists(plan_server *srv, const char *db, arena *a, const char **ca
 void plan__catalog_meta(plan_catalog_view *cv, cat_meta *m);
 /* information_schema.table_streams / table_stream_consumption rows (plan_stream.c). */
 void plan__catalog_streams(plan_catalog_view *cv, plan_server *srv);
-/* The columns of catalog table db.name as COM_FIELD_LIST reports them, in a. DB_ERR with
- * ER_NO_SUCH_TABLE when it does not exist. */
+/* A stream's virtual columns (__DORIS_STREAM_SEQUENCE_COL__, _CHANGE_TYPE_COL__, _LSN_COL__)
+ * as information_schema.COLUMNS rows, in DESC's order and types (plan_show.c). */
+void plan__stream_vcolumn_info(arena *a, plan_cat_column **cols, size_t *n);
+/* The columns of catalog table db.name as COM_FIELD_LIST reports them (a stream: its base
+ * table's), in a. Some privilege on the table first (1142), then ER_NO_SUCH_TABLE when it
+ * does not exist. */
 int plan__meta_field_list(plan_session *s, const char *db, const char *table, const char *wildcard,
                           arena *a, plan_column **cols, size_t *ncols, db_error *err);
 

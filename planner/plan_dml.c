@@ -787,14 +787,20 @@ plan__scell_cmp(const plan_tcol *c, const plan_scell *a, const plan_scell *b)
  * Tables
  * ====================================================================================== */
 
+void
+plan__tbl_use_temp(plan_tbl *t)
+{
+    t->parts = t->tmp_parts;
+    t->nparts = t->ntmp_parts;
+    t->tmp_parts = NULL;
+    t->ntmp_parts = 0;
+}
+
 int
 plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, db_error *err)
 {
     cat_meta *m = cx->s->srv->meta;
     memset(out, 0, sizeof *out);
-    if (m == NULL) {
-        return db_error_set(err, ER_NO_SUCH_TABLE, db, name);
-    }
     const cat_catalog *c = cat_meta_read_begin(m);
     const cat_db *d = cat_db_find(c, db);
     const cat_table *t = d ? cat_table_find(d, name) : NULL;
@@ -893,7 +899,10 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
     }
     out->part_type = t->part_type;
     out->nparts = (uint32_t)t->nparts;
-    out->parts = arena_calloc(a, t->nparts ? t->nparts : 1, sizeof *out->parts);
+    out->ntmp_parts = (uint32_t)t->ntmp_parts;
+    size_t nall = t->nparts + t->ntmp_parts; /* formal ones, then temporary ones */
+    out->parts = arena_calloc(a, nall ? nall : 1, sizeof *out->parts);
+    out->tmp_parts = out->parts + t->nparts;
     out->dist_random = t->dist_random || t->ndist == 0;
     out->ndist = (uint32_t)t->ndist;
     out->dist = arena_calloc(a, t->ndist ? t->ndist : 1, sizeof *out->dist);
@@ -909,10 +918,11 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
         const char *lower, *upper;
         const char **values;
     } part_text;
-    part_text *pt = arena_calloc(a, t->nparts ? t->nparts : 1, sizeof *pt);
-    for (size_t p = 0; p < t->nparts; p++) {
-        const cat_partition *cp = &t->parts[p];
+    part_text *pt = arena_calloc(a, nall ? nall : 1, sizeof *pt);
+    for (size_t p = 0; p < nall; p++) {
+        const cat_partition *cp = p < t->nparts ? &t->parts[p] : &t->tmp_parts[p - t->nparts];
         plan_tpart *pp = &out->parts[p];
+        pp->has_null = cp->has_null;
         pp->id = cp->id;
         pp->name = arena_strdup(a, cp->name);
         pp->buckets = cp->buckets > 0 ? (uint32_t)cp->buckets : 1;
@@ -932,7 +942,7 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
     }
     if (out->part_col >= 0) {
         const plan_tcol *pc = &out->cols[out->part_col];
-        for (uint32_t p = 0; p < out->nparts; p++) {
+        for (uint32_t p = 0; p < out->nparts + out->ntmp_parts; p++) {
             plan_tpart *pp = &out->parts[p];
             if ((!pp->lower_min && conv_text(cx, pc, pt[p].lower, &pp->lower, err) != DB_OK) ||
                 (!pp->upper_max && conv_text(cx, pc, pt[p].upper, &pp->upper, err) != DB_OK)) {
@@ -940,9 +950,7 @@ plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, d
             }
             pp->values = arena_calloc(a, pp->nvalues ? pp->nvalues : 1, sizeof *pp->values);
             for (uint32_t k = 0; k < pp->nvalues; k++) {
-                if (strcasecmp(pt[p].values[k], "NULL") == 0) {
-                    pp->values[k].null = true;
-                } else if (conv_text(cx, pc, pt[p].values[k], &pp->values[k], err) != DB_OK) {
+                if (conv_text(cx, pc, pt[p].values[k], &pp->values[k], err) != DB_OK) {
                     return DB_ERR;
                 }
             }
@@ -1051,6 +1059,12 @@ route_part(const plan_tbl *t, const plan_scell *row)
                 return (int)p;
             }
         } else {
+            if (v->null) {
+                if (pp->has_null) {
+                    return (int)p; /* the VALUES IN ((NULL)) partition */
+                }
+                continue;
+            }
             for (uint32_t k = 0; k < pp->nvalues; k++) {
                 if (cell_cmp(c, &pp->values[k], v) == 0) {
                     return (int)p;
@@ -1283,7 +1297,7 @@ default_cell(plan_ectx *cx, const plan_tbl *t, uint32_t ci, plan_scell *out, db_
     if ((int32_t)ci == t->delete_sign_col || (int32_t)ci == t->commit_tso_col) {
         return DB_OK; /* 0 */
     }
-    if (c->auto_inc && cx->s->srv->meta != NULL) {
+    if (c->auto_inc) {
         return autoinc_cell(cx, t, c, out, err);
     }
     if (c->default_is_expr && c->default_text) {
@@ -1307,15 +1321,6 @@ default_cell(plan_ectx *cx, const plan_tbl *t, uint32_t ci, plan_scell *out, db_
 /* ======================================================================================
  * Transactions
  * ====================================================================================== */
-
-static int
-need_engine(plan_ectx *cx, db_error *err)
-{
-    if (cx->s->srv->engine == NULL || cx->s->srv->meta == NULL) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "table data without a storage engine");
-    }
-    return DB_OK;
-}
 
 /* The schema copies an open transaction's writer refers to (the writer keeps pointers to them
  * until it commits or rolls back, beyond the statement arena's life). */
@@ -1436,11 +1441,14 @@ stmt_writer(plan_ectx *cx, bool *own)
  * Doris's label / status / txnId text. */
 static int
 stmt_finish(plan_ectx *cx, stor_writer *w, bool own, const plan_stmt *st, plan_outcome *out,
-            db_error *err)
+            uint64_t *replaced, db_error *err)
 {
     uint64_t tso = 0;
     if (own) {
         int rc = stor_writer_commit(w, cat_meta_tso(cx->s->srv->meta), &tso, err);
+        if (replaced != NULL) {
+            *replaced = stor_writer_replaced(w);
+        }
         stor_writer_free(w);
         if (rc != DB_OK) {
             return DB_ERR;
@@ -1605,6 +1613,37 @@ partial_update_on(plan_ectx *cx, const plan_tbl *t)
     return idx >= 0 && cx->s->vars[idx].i != 0 && t->sc.mow;
 }
 
+/* Doris (BindSink): an INSERT that is no partial update must supply the sequence column of a
+ * table that has one (the mapped column, or __DORIS_SEQUENCE_COL__ by name) unless the mapped
+ * column defaults to CURRENT_TIMESTAMP or `require_sequence_in_insert` is off. */
+static int
+check_sequence_given(plan_ectx *cx, const plan_stmt *st, const plan_tbl *t, const bool *given,
+                     db_error *err)
+{
+    if (t->seq_hidden_col < 0) {
+        return DB_OK;
+    }
+    int idx = plan__sysvar_find("require_sequence_in_insert");
+    if (idx >= 0 && cx->s->vars[idx].i == 0) {
+        return DB_OK;
+    }
+    if (t->seq_map_col >= 0) {
+        const plan_tcol *c = &t->cols[t->seq_map_col];
+        if (!st->dml_has_cols || given[t->seq_map_col] ||
+            (c->default_is_expr && c->default_text != NULL &&
+             strncasecmp(c->default_text, "CURRENT_TIMESTAMP", 17) == 0)) {
+            return DB_OK;
+        }
+    } else if (given[t->seq_hidden_col]) {
+        return DB_OK;
+    }
+    return db_error_set(err, ER_DORIS,
+                        arena_sprintf(cx->a,
+                                      "Table %s has sequence column, need to specify the sequence "
+                                      "column",
+                                      t->name));
+}
+
 static int
 check_writable(const plan_tbl *t, db_error *err)
 {
@@ -1634,12 +1673,28 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
     if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK || check_writable(&t, err) != DB_OK) {
         return DB_ERR;
     }
+    if (st->dml_temp_parts) { /* INSERT INTO t TEMPORARY PARTITION (tp, ...) */
+        plan__tbl_use_temp(&t);
+    }
+    if (st->dml_replace && t.sc.keys != CAT_KEYS_UNIQUE) {
+        /* REPLACE needs a unique key to replace by (README "Writes"). */
+        return db_error_set(
+                err, ER_DORIS,
+                arena_sprintf(cx->a,
+                              "REPLACE INTO only supports Unique table, but "
+                              "Table[%s] is %s table.",
+                              t.name, t.sc.keys == CAT_KEYS_AGG ? "an aggregate" : "a duplicate"));
+    }
     bool *given = arena_calloc(cx->a, t.ncols, sizeof(bool));
     uint32_t *targets = NULL, ntargets = 0;
     if (insert_targets(cx, st, &t, &targets, &ntargets, given, err) != DB_OK) {
         return DB_ERR;
     }
-    bool partial = partial_update_on(cx, &t) && st->dml_has_cols;
+    /* REPLACE writes whole rows: the columns it does not name take their defaults. */
+    bool partial = !st->dml_replace && partial_update_on(cx, &t) && st->dml_has_cols;
+    if (!partial && check_sequence_given(cx, st, &t, given, err) != DB_OK) {
+        return DB_ERR;
+    }
     if (partial) {
         for (uint32_t c = 0; c < t.sc.nkeys; c++) {
             if (!given[c]) {
@@ -1649,6 +1704,11 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
                                                   "columns, missing: %s",
                                                   t.cols[c].name));
             }
+        }
+        /* The hidden sequence column follows its mapped column: given with it, else both keep
+         * the stored row's values (storage/README.md "sequence column and partial update"). */
+        if (t.seq_hidden_col >= 0 && t.seq_map_col >= 0) {
+            given[t.seq_hidden_col] = given[t.seq_map_col];
         }
     }
     /* The source rows. VALUES rows are checked for their width before anything runs. */
@@ -1673,11 +1733,11 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
             }
         }
     }
-    if (need_engine(cx, err) != DB_OK) {
-        return DB_ERR;
-    }
     bool own;
     stor_writer *w = stmt_writer(cx, &own);
+    if (st->dml_replace && own) {
+        stor_writer_count_replaced(w); /* its affected rows count the replaced ones twice */
+    }
     dml_buf b;
     bool *part_ok;
     if (named_partitions(cx, st, &t, &part_ok, err) != DB_OK) {
@@ -1783,7 +1843,23 @@ exec_insert(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err
     /* Streams read by the SELECT: their offsets advance in this commit (an empty result
      * advances too). */
     plan__stream_consume(cx, w);
-    return stmt_finish(cx, w, own, st, out, err);
+    if (!st->dml_replace || !own) {
+        return stmt_finish(cx, w, own, st, out, NULL, err);
+    }
+    /* MySQL's REPLACE outcome: 1 per row, 2 per row that replaced one (a deletion and an
+     * insertion); the info line for several rows or a SELECT. */
+    uint64_t replaced = 0;
+    if (stmt_finish(cx, w, own, st, out, &replaced, err) != DB_OK) {
+        return DB_ERR;
+    }
+    out->affected_rows = b.total + replaced;
+    out->info = NULL;
+    if (st->dml_select || st->ndml_rows > 1) {
+        out->info =
+                arena_sprintf(cx->a, "Records: %" PRIu64 "  Duplicates: %" PRIu64 "  Warnings: %zu",
+                              b.total, replaced, cx->s->warn_total);
+    }
+    return DB_OK;
 }
 
 /* ======================================================================================
@@ -1797,11 +1873,45 @@ typedef struct upd_ctx {
     const plan_scell *defs; /* per column: SET c = DEFAULT value, where use_def */
     const bool *use_def;
     bool is_delete;
-    bool by_location; /* DELETE without merge-on-write: delete marks by row location */
+    bool by_location; /* not UNIQUE: delete marks by row location (DELETE, DUPLICATE UPDATE) */
     plan_value *rowvals;
     uint64_t rowno;
     uint64_t matched;
+    uint64_t changed; /* DUPLICATE UPDATE: rows whose new values differ (MySQL's "Changed") */
+    arena *locs;      /* per batch: the row ordinals of the location deletes */
 } upd_ctx;
+
+/* Hand the locations of the rows k in keep[0..n) of batch bt (a scan with location columns
+ * after the table's columns) to the writer as delete marks, one call per segment (a batch
+ * holds rows of one segment, but the grouping does not rely on it). */
+static int
+delete_located(upd_ctx *u, const plan_batch *bt, const uint32_t *keep, uint32_t n, db_error *err)
+{
+    const plan_tbl *t = u->t;
+    uint32_t *rows = arena_alloc(u->locs, (size_t)(n ? n : 1) * sizeof *rows);
+    uint64_t tablet = 0, rowset = 0;
+    uint32_t seg = 0, m = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t r = keep[k];
+        uint64_t tb = (uint64_t)bt->cols[t->ncols].i[r];
+        uint64_t rs = (uint64_t)bt->cols[t->ncols + 1].i[r];
+        uint32_t sg = (uint32_t)bt->cols[t->ncols + 2].i[r];
+        if (m > 0 && (tb != tablet || rs != rowset || sg != seg)) {
+            if (stor_writer_delete_rows(u->b->w, tablet, rowset, seg, rows, m, err) != DB_OK) {
+                return DB_ERR;
+            }
+            m = 0;
+        }
+        tablet = tb;
+        rowset = rs;
+        seg = sg;
+        rows[m++] = (uint32_t)bt->cols[t->ncols + 3].i[r];
+    }
+    if (m > 0 && stor_writer_delete_rows(u->b->w, tablet, rowset, seg, rows, m, err) != DB_OK) {
+        return DB_ERR;
+    }
+    return DB_OK;
+}
 
 static int
 upd_batch(void *ctx, const plan_batch *bt, db_error *err)
@@ -1810,33 +1920,15 @@ upd_batch(void *ctx, const plan_batch *bt, db_error *err)
     const plan_tbl *t = u->t;
     plan_ectx *cx = u->b->cx;
     uint32_t na = plan__batch_active(bt);
-    if (u->by_location) {
-        /* Group the rows by (tablet, rowset, segment): a batch holds rows of one segment. */
-        uint32_t *rows = arena_alloc(u->b->chunk, (size_t)(na ? na : 1) * sizeof *rows);
-        uint64_t tablet = 0, rowset = 0;
-        uint32_t seg = 0, n = 0;
+    arena_reset(u->locs);
+    uint32_t *keep = arena_alloc(u->locs, (size_t)(na ? na : 1) * sizeof *keep);
+    uint32_t nkeep = 0;
+    if (u->by_location && u->is_delete) {
         for (uint32_t k = 0; k < na; k++) {
-            uint32_t r = plan__batch_row(bt, k);
-            uint64_t tb = (uint64_t)bt->cols[t->ncols].i[r];
-            uint64_t rs = (uint64_t)bt->cols[t->ncols + 1].i[r];
-            uint32_t sg = (uint32_t)bt->cols[t->ncols + 2].i[r];
-            if (n > 0 && (tb != tablet || rs != rowset || sg != seg)) {
-                if (stor_writer_delete_rows(u->b->w, tablet, rowset, seg, rows, n, err) != DB_OK) {
-                    return DB_ERR;
-                }
-                n = 0;
-            }
-            tablet = tb;
-            rowset = rs;
-            seg = sg;
-            rows[n++] = (uint32_t)bt->cols[t->ncols + 3].i[r];
-        }
-        if (n > 0 && stor_writer_delete_rows(u->b->w, tablet, rowset, seg, rows, n, err) != DB_OK) {
-            return DB_ERR;
+            keep[k] = plan__batch_row(bt, k);
         }
         u->matched += na;
-        arena_reset(u->b->chunk);
-        return DB_OK;
+        return delete_located(u, bt, keep, na, err);
     }
     for (uint32_t k = 0; k < na; k++) {
         uint32_t r = plan__batch_row(bt, k);
@@ -1879,10 +1971,34 @@ upd_batch(void *ctx, const plan_batch *bt, db_error *err)
         if (t->seq_hidden_col >= 0 && t->seq_map_col >= 0) {
             row[t->seq_hidden_col] = row[t->seq_map_col];
         }
-        rb_own_strings(u->b, row);
         u->matched++;
+        if (u->by_location) {
+            /* DUPLICATE UPDATE: the old row goes by its location and the new one is inserted,
+             * in the statement's one commit; a row the SET leaves as it was is not rewritten
+             * (MySQL counts it matched, not changed). */
+            if (t->commit_tso_col >= 0) {
+                memset(&row[t->commit_tso_col], 0, sizeof row[t->commit_tso_col]);
+            }
+            bool same = true;
+            for (uint32_t c = 0; same && c < t->nvis; c++) {
+                plan_scell old;
+                if ((u->set && u->set[c]) || u->use_def[c]) {
+                    same = conv_value(cx, &t->cols[c], &u->rowvals[c], u->rowno, &old, err) ==
+                                   DB_OK &&
+                           cell_cmp(&t->cols[c], &old, &row[c]) == 0;
+                    db_error_clear(err);
+                }
+            }
+            if (same) {
+                u->b->n--; /* the slot rb_row just handed out */
+                continue;
+            }
+            keep[nkeep++] = r;
+            u->changed++;
+        }
+        rb_own_strings(u->b, row);
     }
-    return DB_OK;
+    return u->by_location ? delete_located(u, bt, keep, nkeep, err) : DB_OK;
 }
 
 /* Bindable columns of a table for WHERE / SET expressions: every column (hidden ones too, so
@@ -1925,8 +2041,52 @@ only_key_columns(const plan_tbl *t, const plan_ast *x)
     return true;
 }
 
+/* UPDATE / DELETE ... ORDER BY c [DESC], ... LIMIT n (MySQL): the matched rows sorted by
+ * columns of the table (stable: ties keep the scan order), at most n of them. ORDER BY
+ * expressions other than a column are 1235. */
 static int
-exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
+order_limit(plan_ectx *cx, const plan_stmt *st, const plan_tbl *t, const plan_bind_col *binds,
+            plan_op **root, db_error *err)
+{
+    plan_op *sort = NULL;
+    if (st->order != NULL && st->order->n > 0) {
+        plan_sort_key *keys = arena_calloc(cx->a, st->order->n, sizeof *keys);
+        for (uint32_t i = 0; i < st->order->n; i++) {
+            const plan_ast *x = st->order->items[i];
+            if (x->kind != PA_COLUMN) {
+                return db_error_set(err, ER_NOT_SUPPORTED_YET,
+                                    "ORDER BY expressions in UPDATE / DELETE");
+            }
+            plan_expr *e;
+            if (plan__analyze(cx, x, binds, t->ncols, "order clause", &e, err) != DB_OK) {
+                return DB_ERR;
+            }
+            keys[i].col = (uint32_t)plan__bind_find(binds, t->ncols, x);
+            keys[i].desc = st->order_desc[i];
+            keys[i].nulls = st->order_nulls ? st->order_nulls[i] : 0;
+            keys[i].mode = plan__cmp_mode(e, e);
+            if (plan__json_check_key(e, err) != DB_OK) {
+                return DB_ERR;
+            }
+        }
+        *root = sort = plan__op_sort(cx, *root, keys, st->order->n);
+    }
+    if (!st->has_limit) {
+        return DB_OK;
+    }
+    uint64_t count = UINT64_MAX, offset = 0;
+    if (plan__stmt_limit(cx, st, &count, &offset, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (sort != NULL && count <= (1u << 24)) {
+        plan__op_sort_topn(sort, count);
+    }
+    *root = plan__op_limit(cx, *root, 0, count);
+    return DB_OK;
+}
+
+static int
+update_delete_once(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
 {
     bool is_delete = st->kind == PS_DELETE;
     const plan_table_ref *ref = &st->dml_table;
@@ -1938,8 +2098,20 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK) {
         return DB_ERR;
     }
-    if (!is_delete && !(t.sc.keys == CAT_KEYS_UNIQUE && t.sc.mow)) {
+    if (st->dml_temp_parts) { /* DELETE FROM t TEMPORARY PARTITION (tp, ...) */
+        plan__tbl_use_temp(&t);
+    }
+    /* UPDATE of a DUPLICATE table (MySQL users have tables without keys): the matched rows
+     * are deleted by location and inserted with the new values (README "Writes"). */
+    bool dup_update = !is_delete && t.sc.keys == CAT_KEYS_DUP;
+    if (!is_delete && !dup_update && !(t.sc.keys == CAT_KEYS_UNIQUE && t.sc.mow)) {
         return db_error_set(err, ER_DORIS, "Only unique table could be updated.");
+    }
+    if (dup_update && t.sc.binlog_row) {
+        /* A Duplicate table's Row Binlog records inserts only: the deletes would be lost (R2). */
+        return db_error_set(err, ER_DORIS,
+                            "UPDATE is not supported on Duplicate table when binlog<row> is "
+                            "enabled");
     }
     if (check_writable(&t, err) != DB_OK) {
         return DB_ERR;
@@ -1960,7 +2132,7 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
             if (found < 0) {
                 return db_error_set(err, ER_BAD_FIELD_ERROR, st->dml_cols[i], "field list");
             }
-            if (t.cols[found].is_key) {
+            if (t.cols[found].is_key && !dup_update) {
                 return db_error_set(err, ER_DORIS,
                                     "Only value columns of unique table could be updated");
             }
@@ -1982,13 +2154,10 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
         plan__analyze(cx, st->where, binds, t.ncols, "where clause", &where, err) != DB_OK) {
         return DB_ERR;
     }
-    if (need_engine(cx, err) != DB_OK) {
-        return DB_ERR;
-    }
     /* DUPLICATE and AGGREGATE tables delete physical rows by location; UNIQUE tables (merge-
      * on-write or merge-on-read) write the key again with the delete sign. */
-    bool by_location = is_delete && t.sc.keys != CAT_KEYS_UNIQUE;
-    if (by_location && t.sc.binlog_row) {
+    bool by_location = t.sc.keys != CAT_KEYS_UNIQUE;
+    if (by_location && is_delete && t.sc.binlog_row) {
         /* Decision R2: such a delete would produce no change record, so consumers of the
          * binlog would never see it (Doris #68034 rejects it too). */
         return db_error_set(err, ER_DORIS,
@@ -2012,6 +2181,9 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     if (where) {
         root = plan__op_filter(cx, root, where);
     }
+    if (order_limit(cx, st, &t, binds, &root, err) != DB_OK) {
+        return DB_ERR;
+    }
     bool own;
     stor_writer *w = stmt_writer(cx, &own);
     dml_buf b;
@@ -2022,12 +2194,13 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
     }
     upd_ctx u = {&b,      &t,        set,         defs,
                  use_def, is_delete, by_location, arena_calloc(cx->a, t.ncols, sizeof(plan_value)),
-                 0,       0};
+                 0,       0,         0,           arena_new(0)};
     int rc = plan__op_drain(root, upd_batch, &u, err);
     if (rc == DB_OK) {
         rc = rb_flush(&b, err);
     }
     rb_destroy(&b);
+    arena_free(u.locs);
     if (rc != DB_OK) {
         if (own) {
             stor_writer_free(w);
@@ -2037,9 +2210,39 @@ exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_err
         }
         return DB_ERR;
     }
-    out->affected_rows = u.matched;
-    cx->s->row_count = (int64_t)u.matched;
-    return stmt_finish(cx, w, own, st, out, err);
+    if (!dup_update) {
+        out->affected_rows = u.matched;
+        cx->s->row_count = (int64_t)u.matched;
+        return stmt_finish(cx, w, own, st, out, NULL, err);
+    }
+    /* MySQL's UPDATE outcome: affected = changed rows (clients asking CLIENT_FOUND_ROWS get
+     * the changed count too: the flag does not reach the planner). */
+    out->affected_rows = u.changed;
+    cx->s->row_count = (int64_t)u.changed;
+    if (stmt_finish(cx, w, own, st, out, NULL, err) != DB_OK) {
+        return DB_ERR;
+    }
+    out->info =
+            arena_sprintf(cx->a, "Rows matched: %" PRIu64 "  Changed: %" PRIu64 "  Warnings: %zu",
+                          u.matched, u.changed, cx->s->warn_total);
+    return DB_OK;
+}
+
+/* An autocommit UPDATE / DELETE whose location delete marks lost a race with compaction (the
+ * rowsets it read were merged before its commit; nothing was written) runs again on a new
+ * snapshot, a few times: the statement must not fail because of background work. Inside a
+ * transaction the commit is COMMIT's, which then fails and says to retry. */
+static int
+exec_update_delete(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *err)
+{
+    for (int attempt = 1;; attempt++) {
+        bool in_trans = cx->s->in_trans;
+        int rc = update_delete_once(cx, st, out, err);
+        if (rc == DB_OK || in_trans || attempt == 8 || !stor_error_is_compacted(err)) {
+            return rc;
+        }
+        db_error_clear(err);
+    }
 }
 
 /* ADMIN COMPACT TABLE t [PARTITION p, ...] WHERE type = 'BASE' | 'CUMULATIVE': compacts every
@@ -2067,8 +2270,11 @@ exec_compact(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *er
         return db_error_set(err, ER_DORIS, "Compaction type must be BASE or CUMULATIVE");
     }
     plan_tbl t;
-    if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK || need_engine(cx, err) != DB_OK) {
+    if (plan__tbl_open(cx, db, ref->name, &t, err) != DB_OK) {
         return DB_ERR;
+    }
+    if (st->dml_temp_parts) {
+        plan__tbl_use_temp(&t);
     }
     for (uint32_t i = 0; i < st->ndml_parts; i++) {
         bool found = false;

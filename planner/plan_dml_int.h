@@ -42,6 +42,7 @@ typedef struct plan_tpart {
     plan_scell lower, upper;   /* RANGE bounds (column storage form) */
     plan_scell *values;        /* LIST values */
     uint32_t nvalues;
+    bool has_null; /* LIST: NULL goes here (VALUES IN ((NULL))) */
 } plan_tpart;
 
 /* A table with data, copied out of the catalog at statement start (statement arena). */
@@ -56,6 +57,8 @@ typedef struct plan_tbl {
     int32_t part_col;  /* column index, -1 */
     uint32_t nparts;
     plan_tpart *parts;
+    uint32_t ntmp_parts; /* temporary partitions: read and written only when named */
+    plan_tpart *tmp_parts;
     bool dist_random;
     uint32_t *dist; /* HASH columns (indexes) */
     uint32_t ndist;
@@ -71,6 +74,9 @@ void plan__cat_xtype(const cat_type *t, bool nullable, plan_xtype *xt, plan_vkin
 /* Copy table db.name out of the catalog into *out (statement arena). ER_BAD_DB_ERROR,
  * ER_NO_SUCH_TABLE. Privileges are the caller's. */
 int plan__tbl_open(plan_ectx *cx, const char *db, const char *name, plan_tbl *out, db_error *err);
+/* `t TEMPORARY PARTITION (...)`: from here on t's partitions are its temporary ones (scans,
+ * routing, PARTITION name lookups), its formal ones are out of sight. */
+void plan__tbl_use_temp(plan_tbl *t);
 
 /* The scan operator over every tablet of tbl (plan_scan.c): one output column per table
  * column (tbl->ncols, batch kinds from plan_tcol.vk), then with with_loc four PV_INT columns
@@ -160,16 +166,17 @@ int plan__binlog_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_s
                          plan_op **op, db_error *err);
 
 /* A stream's changes (plan_binlog.c): for tablets[i] the changes with TSO in [lo[i], hi[i]]
- * folded by mode, preceded by the rows of hist (a table scan with locations over the
- * partitions read whole; NULL = none) as APPEND rows whose sequence is hist_seq of their
- * partition. Columns: tb's nvis visible columns, __DORIS_STREAM_SEQUENCE_COL__,
+ * folded by tmode[i] (tmode NULL: mode), preceded by the rows of hist (a table scan with
+ * locations over the partitions read whole from their data; NULL = none) as APPEND rows whose
+ * sequence is their rowset's commit TSO (hist_seq of their partition without a commit TSO
+ * column) and LSN 0. Columns: tb's nvis visible columns, __DORIS_STREAM_SEQUENCE_COL__,
  * __DORIS_STREAM_CHANGE_TYPE_COL__ (text), __DORIS_STREAM_LSN_COL__ (kinds vk, types xt). The
  * arrays must outlive the operator. */
 plan_op *plan__op_stream_read(plan_ectx *cx, const plan_tbl *tb, uint8_t mode, bool history,
                               const uint64_t *tablets, const uint64_t *lo, const uint64_t *hi,
-                              uint32_t n, plan_op *hist, const int64_t *hist_parts,
-                              const uint64_t *hist_seq, uint32_t nhist, const plan_vkind *vk,
-                              const plan_xtype *xt);
+                              const uint8_t *tmode, uint32_t n, plan_op *hist,
+                              const int64_t *hist_parts, const uint64_t *hist_seq, uint32_t nhist,
+                              const plan_vkind *vk, const plan_xtype *xt);
 /* The TSO at or below which records of a table with binlog.ttl_seconds are expired at the
  * statement's start (plan_binlog.c). */
 uint64_t plan__ttl_horizon(plan_ectx *cx, int64_t ttl_seconds);

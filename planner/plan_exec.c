@@ -616,6 +616,18 @@ exec_show_processlist(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
         if (srv->hooks.processlist(srv->hooks.ctx, cx->a, &rows, &nrows, err) != DB_OK) {
             return DB_ERR;
         }
+        if (!plan__is_admin(cx->s)) {
+            /* MySQL: without the PROCESS privilege (Rivulet: ADMIN_PRIV) only the sessions of
+             * one's own user name. */
+            size_t k = 0;
+            for (size_t i = 0; i < nrows; i++) {
+                if (rows[i].user != NULL && cx->s->user != NULL &&
+                    strcmp(rows[i].user, cx->s->user) == 0) {
+                    rows[k++] = rows[i];
+                }
+            }
+            nrows = k;
+        }
     }
     static const char *const names[] = {"Id",      "User", "Host",  "db",
                                         "Command", "Time", "State", "Info"};
@@ -1014,7 +1026,8 @@ plan__exec_stmt(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_
         out->is_result_set = rc == DB_OK;
     }
     if (rc == DB_OK && !cx->describe) {
-        s->row_count = out->is_result_set ? -1 : 0;
+        /* MySQL: -1 after a result set, else the affected rows (DML; 0 for the others) */
+        s->row_count = out->is_result_set ? -1 : (int64_t)out->affected_rows;
     }
     return rc;
 }

@@ -233,6 +233,7 @@ typedef struct plan_table_ref {
     uint32_t nparams;
     const char **parts; /* t PARTITION (p1, p2): the partitions read; NULL = all */
     uint32_t nparts;
+    bool temp_parts; /* t TEMPORARY PARTITION (tp, ...): parts name temporary partitions */
 } plan_table_ref;
 
 typedef enum plan_join_type {
@@ -375,7 +376,8 @@ typedef struct plan_stmt {
      * NULL entries are DEFAULT), UPDATE values (one per column), PARTITION names, label. */
     plan_table_ref dml_table;
     bool dml_has_cols;
-    bool dml_select; /* INSERT ... SELECT: the SELECT fields above are the source */
+    bool dml_select;  /* INSERT ... SELECT: the SELECT fields above are the source */
+    bool dml_replace; /* REPLACE (a PS_INSERT): a UNIQUE table's upsert, full rows */
     const char **dml_cols;
     uint32_t ndml_cols, cap_dml_cols;
     plan_ast **dml_values;
@@ -384,6 +386,7 @@ typedef struct plan_stmt {
     uint32_t ndml_rows, cap_dml_rows;
     const char **dml_parts;
     uint32_t ndml_parts, cap_dml_parts;
+    bool dml_temp_parts; /* TEMPORARY PARTITION (tp, ...): dml_parts are temporary ones */
     const char *label;
     /* The optimizer hint comment right after the first keyword (SELECT / INSERT / UPDATE /
      * DELETE): the text between its opening slash-star-plus and closing star-slash, or NULL.
@@ -466,6 +469,7 @@ typedef struct plan_parse {
     uint32_t ntvf, cap_tvf;
     const char **sel_parts; /* PARTITION (p, ...) of a FROM item being parsed */
     uint32_t nsel_parts, cap_sel_parts;
+    bool sel_temp; /* ... TEMPORARY PARTITION (...) */
 } plan_parse;
 
 /* Parse one statement of sql[0..len) into *stmt (allocated in a). ER_PARSE_ERROR,
@@ -677,11 +681,15 @@ void plan_stmt_label(plan_parse *pp, const plan_token *name);
 void plan_stmt_as_of(plan_parse *pp, const plan_ast *x);
 /* plan_binlog.c: table functions and scan parameters in FROM. */
 void plan_stmt_tvf_arg(plan_parse *pp, const plan_token *k, const plan_token *v);
+/* A bare argument: the parameter named by its text, with an empty value. */
+void plan_stmt_tvf_bare(plan_parse *pp, const plan_token *v);
 void plan_stmt_tvf(plan_parse *pp, const plan_token *fn, const plan_token *alias);
 void plan_stmt_scan_params(plan_parse *pp, const plan_token *at_fn);
 /* FROM t PARTITION (p, ...): one name; then the list goes to the table reference just added. */
 void plan_stmt_sel_part(plan_parse *pp, const plan_token *p);
 void plan_stmt_table_parts(plan_parse *pp);
+/* TEMPORARY PARTITION (...) of the FROM item being parsed, else of the DML target. */
+void plan_stmt_temp_parts(plan_parse *pp);
 void plan_stmt_using(plan_parse *pp, const plan_token *var);
 
 /* DCL statements (PS_DCL), built by the plan_dcl_* grammar actions (plan_dcl.c). */
@@ -1328,7 +1336,8 @@ struct plan_session {
 /* Refuse unless the session's account holds priv (a CAT_PRIV_* bit of catalog/catalog.h; with
  * several bits, any one of them, e.g. CAT_PRIV_ALL for "some privilege") on db.tbl. tbl NULL
  * asks at the database level (any grant inside db satisfies it; USE); db and tbl NULL ask at
- * the global level (ADMIN_PRIV). root and holders of ADMIN_PRIV pass everything, and so does
+ * the global level (ADMIN_PRIV); a check including SELECT_PRIV on information_schema passes
+ * (it is readable by all). root and holders of ADMIN_PRIV pass everything, and so does
  * every session when the server has no catalog (unit tests). Refusals: table level
  * ER_TABLEACCESS_DENIED_ERROR (1142), database level ER_DBACCESS_DENIED_ERROR (1044), global
  * level ER_SPECIFIC_ACCESS_DENIED_ERROR (1227); every message contains "denied". Worker
@@ -1340,6 +1349,10 @@ bool plan__is_admin(plan_session *s);
  * privilege on db (tbl NULL) or on db.tbl; information_schema is always visible; admins (and
  * every session without a catalog) see everything. */
 bool plan__can_see(plan_session *s, const char *db, const char *tbl);
+/* The database-level check of the SHOW statements that list a database (SHOW TABLES / TABLE
+ * STATUS / STREAMS / DATA, SHOW CREATE DATABASE): DB_OK when plan__can_see(db), else 1044,
+ * before the database is looked up (so a refusal does not tell whether it exists). */
+int plan__check_db_visible(plan_ectx *cx, const char *db, db_error *err);
 /* Run a PS_DCL statement. */
 int plan__exec_dcl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, plan_outcome *out,
                    db_error *err);

@@ -880,6 +880,7 @@ typedef struct prune_state {
     const char *qual;
     bool *has_lo, *has_hi;
     plan_scell *lo, *hi;
+    bool *is_null; /* c IS NULL is one of the AND-ed terms */
 } prune_state;
 
 static void
@@ -917,6 +918,13 @@ collect(prune_state *p, const plan_ast *x)
             const_cell(p->cx, p->tbl, (uint32_t)c, x->args[2], &b)) {
             tighten(p, (uint32_t)c, &a, true, false);
             tighten(p, (uint32_t)c, &b, false, true);
+        }
+        return;
+    }
+    if (x->kind == PA_IS && x->op == TK_NULL && !x->negated) {
+        int c = ref_column(p->tbl, p->qual, x->args[0]);
+        if (c >= 0) {
+            p->is_null[c] = true; /* only partitions that can hold NULL stay */
         }
         return;
     }
@@ -976,7 +984,8 @@ plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual)
                      arena_calloc(cx->a, tb->ncols, sizeof(bool)),
                      arena_calloc(cx->a, tb->ncols, sizeof(bool)),
                      arena_calloc(cx->a, tb->ncols, sizeof(plan_scell)),
-                     arena_calloc(cx->a, tb->ncols, sizeof(plan_scell))};
+                     arena_calloc(cx->a, tb->ncols, sizeof(plan_scell)),
+                     arena_calloc(cx->a, tb->ncols, sizeof(bool))};
     collect(&p, where);
     t->ranges = arena_calloc(cx->a, tb->ncols, sizeof *t->ranges);
     t->nranges = 0;
@@ -1020,6 +1029,15 @@ plan__tscan_prune(plan_op *op, const plan_ast *where, const char *qual)
                            (!p.has_hi[pc] || plan__scell_cmp(tc, v, &p.hi[pc]) <= 0);
                 }
             }
+            t->part_skip[i] = t->part_skip[i] || !keep;
+        }
+    }
+    /* c IS NULL: a NULL lives in the LIST partition holding NULL, or the RANGE partition that
+     * starts at MINVALUE (plan_dml.c route_part). */
+    if (pc >= 0 && p.is_null[pc]) {
+        for (uint32_t i = 0; i < tb->nparts; i++) {
+            const plan_tpart *pp = &tb->parts[i];
+            bool keep = tb->part_type == CAT_PART_RANGE ? pp->lower_min : pp->has_null;
             t->part_skip[i] = t->part_skip[i] || !keep;
         }
     }

@@ -304,6 +304,10 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
     }
     if (ref->tvf || ref->scan_fn ||
         (!ref->sub && plan__is_stream(cx, ref->db ? ref->db : cx->s->db, ref->name))) {
+        if (ref->temp_parts) { /* streams and change reads see formal partitions only */
+            return db_error_set(err, ER_NOT_SUPPORTED_YET,
+                                "TEMPORARY PARTITION in a stream, binlog() or @incr read");
+        }
         return resolve_binlog(cx, ref, ft, op, err);
     }
     const char *db = ref->db ? ref->db : cx->s->db;
@@ -343,6 +347,9 @@ resolve_table(plan_ectx *cx, const plan_stmt *st, const plan_table_ref *ref, fro
                 return db_error_set(err, ER_NO_SUCH_TABLE, db, ref->name);
             }
             return DB_ERR;
+        }
+        if (ref->temp_parts) { /* FROM t TEMPORARY PARTITION (tp, ...) */
+            plan__tbl_use_temp(ft->tbl);
         }
         if (ref->as_of && !cx->describe &&
             (plan__as_of_tso(cx, ref->as_of, &ft->as_of, err) != DB_OK ||

@@ -24,16 +24,18 @@ static void set_account_host(plan_session *s);
 plan_server *
 plan_server_new(const plan_server_init *init)
 {
+    /* The catalog is not optional: privileges, users and names all come from it, and a
+     * server without one would have to guess (fail open). Unit tests open a real one. */
+    DB_ASSERT(init != NULL && init->meta != NULL && init->engine != NULL && init->binlog != NULL &&
+              init->streams != NULL);
     plan_server *srv = mem_calloc(1, sizeof *srv);
-    if (init) {
-        srv->hooks = init->hooks;
-        srv->meta = init->meta;
-        srv->engine = init->engine;
-        srv->binlog = init->binlog;
-        srv->streams = init->streams;
-        srv->conf = init->conf;
-    }
-    srv->version = mem_strdup(init && init->version ? init->version : "");
+    srv->hooks = init->hooks;
+    srv->meta = init->meta;
+    srv->engine = init->engine;
+    srv->binlog = init->binlog;
+    srv->streams = init->streams;
+    srv->conf = init->conf;
+    srv->version = mem_strdup(init->version ? init->version : "");
     srv->start_time = (int64_t)time(NULL);
     pthread_mutex_init(&srv->lock, NULL);
     srv->globals = mem_calloc(plan__sysvar_count(), sizeof(plan_sysval));
@@ -42,12 +44,8 @@ plan_server_new(const plan_server_init *init)
     srv->ctype = plan__ctype_new(); /* (locale_t)0 without C.UTF-8: ASCII case mapping only */
     /* What information_schema reads. The catalog module's provider replaces this one. */
     plan__catalog_builtin(&srv->catalog);
-    if (srv->meta) {
-        plan__catalog_meta(&srv->catalog, srv->meta); /* plan_show.c */
-        if (srv->streams != NULL) {
-            plan__catalog_streams(&srv->catalog, srv); /* plan_stream.c */
-        }
-    }
+    plan__catalog_meta(&srv->catalog, srv->meta); /* plan_show.c */
+    plan__catalog_streams(&srv->catalog, srv);    /* plan_stream.c */
     return srv;
 }
 
@@ -173,7 +171,7 @@ plan_session_use_db(plan_session *s, const char *db, db_error *err)
         }
     }
     char *copy = canon ? mem_strdup(canon) : NULL;
-    if (!copy && s->srv->meta) {
+    if (!copy) {
         const cat_catalog *c = cat_meta_read_begin(s->srv->meta);
         const cat_db *d = cat_db_find(c, db);
         copy = d ? mem_strdup(db) : NULL;
@@ -228,7 +226,7 @@ static void
 set_account_host(plan_session *s)
 {
     char matched[64] = "%";
-    if (strcmp(s->user, "root") != 0 && s->srv->meta) {
+    if (strcmp(s->user, "root") != 0) {
         uint8_t stage2[20];
         bool has_password;
         if (!cat_users_login(cat_meta_users(s->srv->meta), s->user, s->host, stage2, &has_password,
@@ -407,7 +405,7 @@ plan_field_list(plan_session *s, const char *table, const char *wildcard, arena 
     }
     const plan_vtable *vt =
             strcasecmp(s->db, "information_schema") == 0 && table ? plan__vtable_find(table) : NULL;
-    if (!vt && s->srv->meta && strcasecmp(s->db, "information_schema") != 0) {
+    if (!vt && strcasecmp(s->db, "information_schema") != 0) {
         return plan__meta_field_list(s, s->db, table, wildcard, a, cols, ncols, err);
     }
     if (!vt) {

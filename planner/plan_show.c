@@ -30,6 +30,7 @@ static void internal_type(const cat_column *c, char *out, size_t cap);
 static int show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
                              db_error *err);
 static int mc_databases(void *ctx, arena *a, plan_cat_db **dbs, size_t *n, db_error *err);
+static const char *view_body(arena *a, const char *sql);
 static int mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n,
                      db_error *err);
 static int mc_columns(void *ctx, arena *a, const char *db, const char *table,
@@ -68,6 +69,18 @@ db_names(cat_meta *m, arena *a, size_t *n)
     qsort(names, k, sizeof *names, cmp_str);
     *n = k;
     return names;
+}
+
+/* The table whose columns t shows: t itself, or a stream's base table (NULL when the base is
+ * gone or is no table), as DESC does. */
+static const cat_table *
+columns_of(const cat_catalog *c, const cat_table *t)
+{
+    if (t == NULL || t->stream == NULL) {
+        return t;
+    }
+    const cat_table *base = cat_table_find_id(c, t->stream->base_id, NULL);
+    return base != NULL && base->stream == NULL && base->view_sql == NULL ? base : NULL;
 }
 
 bool
@@ -121,12 +134,11 @@ plan__show_catalog(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db
         return db_error_set(err, ER_NO_DB_ERROR);
     }
     const char *canon;
+    if (plan__check_db_visible(cx, db, err) != DB_OK) {
+        return DB_ERR; /* 1044 before 1049, as MySQL for a database without any privilege */
+    }
     if (!plan__db_exists(srv, db, cx->a, &canon)) {
         return db_error_set(err, ER_BAD_DB_ERROR, db);
-    }
-    if (!plan__can_see(cx->s, canon, NULL) &&
-        plan__check_priv(cx, CAT_PRIV_ALL, canon, NULL, err) != DB_OK) {
-        return DB_ERR; /* 1044, as MySQL for a database without any privilege */
     }
     const char *names[2] = {st->like ? arena_sprintf(cx->a, "Tables_in_%s (%s)", canon, st->like)
                                      : arena_sprintf(cx->a, "Tables_in_%s", canon),
@@ -192,9 +204,6 @@ table_of(plan_ectx *cx, const plan_ddl *d, const char **dbname, const cat_catalo
     if (!db) {
         return db_error_set(err, ER_NO_DB_ERROR);
     }
-    if (!srv->meta) {
-        return db_error_set(err, ER_NO_SUCH_TABLE, db, d->name);
-    }
     /* Describing a table needs a privilege on it (any; reported as SELECT, as MySQL does). */
     if (plan__check_priv(cx, CAT_PRIV_ALL, db, d->name, err) != DB_OK) {
         return DB_ERR;
@@ -223,21 +232,22 @@ show_create_db(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
     plan__rs_init(cx->a, &rs, names, 2);
     plan_server *srv = cx->s->srv;
     const char *canon;
+    if (plan__check_db_visible(cx, d->name, err) != DB_OK) {
+        return DB_ERR; /* 1044 before 1049, as USE and MySQL */
+    }
     if (!plan__db_exists(srv, d->name, cx->a, &canon)) {
         return db_error_set(err, ER_BAD_DB_ERROR, d->name);
     }
     buf b;
     buf_init(&b);
-    const cat_catalog *c = srv->meta ? cat_meta_read_begin(srv->meta) : NULL;
-    const cat_db *cdb = c ? cat_db_find(c, canon) : NULL;
+    const cat_catalog *c = cat_meta_read_begin(srv->meta);
+    const cat_db *cdb = cat_db_find(c, canon);
     if (cdb && !cdb->is_system) {
         cat_show_create_database(cdb, &b);
     } else {
         buf_printf(&b, "CREATE DATABASE `%s`", canon);
     }
-    if (c) {
-        cat_meta_read_end(srv->meta);
-    }
+    cat_meta_read_end(srv->meta);
     const char *row[2] = {canon, arena_strndup(cx->a, (const char *)b.data, b.len)};
     buf_destroy(&b);
     plan__rs_add(cx->a, &rs, row);
@@ -275,14 +285,26 @@ internal_type(const cat_column *c, char *out, size_t cap)
     }
 }
 
+/* A stream's virtual columns after its base table's columns (decision R8's order), NOT NULL:
+ * DESC / SHOW COLUMNS with show_hidden_columns, and information_schema.COLUMNS likewise. */
+static const struct {
+    const char *name;
+    cat_type_id type;
+} stream_vcols[] = {{"__DORIS_STREAM_SEQUENCE_COL__", CAT_T_BIGINT},
+                    {"__DORIS_STREAM_CHANGE_TYPE_COL__", CAT_T_STRING},
+                    {"__DORIS_STREAM_LSN_COL__", CAT_T_BIGINT}};
+#define NSTREAM_VCOLS (sizeof stream_vcols / sizeof stream_vcols[0])
+
 /* The rows of DESC / SHOW COLUMNS / SHOW PARTITIONS of t into rs (strings copied into cx->a). */
 static void
 table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, bool is_stream, plan_rowset *rs)
 {
     const plan_ddl *d = st->ddl;
     arena *a = cx->a;
-    if (d->kind == PD_SHOW_PARTITIONS) {
-        for (size_t i = 0; i < t->nparts; i++) {
+    if (d->kind == PD_SHOW_PARTITIONS) { /* SHOW TEMPORARY PARTITIONS: only those */
+        size_t from = d->temp ? t->nparts : 0;
+        size_t to = d->temp ? t->nparts + t->ntmp_parts : t->nparts;
+        for (size_t i = from; i < to; i++) {
             buf b;
             buf_init(&b);
             cat_show_partition_row(t, i, &b);
@@ -350,14 +372,17 @@ table_rows(plan_ectx *cx, const plan_stmt *st, const cat_table *t, bool is_strea
         }
     }
     if (is_stream && show_hidden && !(d->kind == PD_DESC && d->all) && !st->full) {
-        static const char *const vnames[3] = {"__DORIS_STREAM_SEQUENCE_COL__",
-                                              "__DORIS_STREAM_CHANGE_TYPE_COL__",
-                                              "__DORIS_STREAM_LSN_COL__"};
-        static const char *const vtypes[3] = {"bigint", "text", "bigint"};
         bool desc = d->kind == PD_DESC;
-        for (int i = 0; i < 3; i++) {
-            const char *row[6] = {vnames[i], vtypes[i], desc ? "No" : "NO", desc ? "false" : "NO",
-                                  NULL,      "NONE"};
+        for (size_t i = 0; i < NSTREAM_VCOLS; i++) {
+            char type[16];
+            cat_type ct = cat_type_make(stream_vcols[i].type);
+            cat_type_sql_buf(&ct, type, sizeof type);
+            const char *row[6] = {stream_vcols[i].name,
+                                  arena_strdup(a, type),
+                                  desc ? "No" : "NO",
+                                  desc ? "false" : "NO",
+                                  NULL,
+                                  "NONE"};
             plan__rs_add(a, rs, row);
         }
     }
@@ -536,8 +561,8 @@ show_tablets(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
 }
 
 /* SHOW {INDEX | INDEXES | KEYS} FROM t [FROM db]: Doris lists the indexes users created
- * (inverted, bitmap, ngram bloom filter); Rivulet builds none (CREATE INDEX is accepted with
- * a warning), so the answer is the columns of Doris's result and no rows. */
+ * (inverted, bitmap, ngram bloom filter), one row each (plan_ddl_index.c); MySQL keys are not
+ * stored and not listed. */
 static int
 show_index(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
 {
@@ -554,6 +579,7 @@ show_index(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *
         if (table_of(cx, st->ddl, &dbname, &c, &t, err) != DB_OK) {
             return DB_ERR;
         }
+        plan__show_index_rows(cx->a, t, &rs);
         cat_meta_read_end(cx->s->srv->meta);
     }
     return plan__rs_send(cx, &rs, st, 0, sink, err);
@@ -573,12 +599,11 @@ show_table_status(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_
         return db_error_set(err, ER_NO_DB_ERROR);
     }
     const char *canon;
+    if (plan__check_db_visible(cx, db, err) != DB_OK) {
+        return DB_ERR; /* 1044 before 1049, as SHOW TABLES */
+    }
     if (!plan__db_exists(srv, db, cx->a, &canon)) {
         return db_error_set(err, ER_BAD_DB_ERROR, db);
-    }
-    if (!plan__can_see(cx->s, canon, NULL) &&
-        plan__check_priv(cx, CAT_PRIV_ALL, canon, NULL, err) != DB_OK) {
-        return DB_ERR; /* 1044, as SHOW TABLES */
     }
     plan_rowset rs;
     plan__rs_init(cx->a, &rs, names, 18);
@@ -653,6 +678,8 @@ plan__show_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_err
         return show_tablets(cx, st, sink, err);
     case PD_SHOW_INDEX:
         return show_index(cx, st, sink, err);
+    case PD_SHOW_BUILD_INDEX:
+        return plan__show_build_index(cx, st, sink, err); /* plan_ddl_index.c */
     case PD_SHOW_CREATE_TABLE:
         plan__rs_init(cx->a, &rs, create_names, 2);
         break;
@@ -758,9 +785,6 @@ int
 plan__current_tso(plan_session *s, int64_t *out, db_error *err)
 {
     cat_meta *m = s->srv->meta;
-    if (m == NULL) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "current_tso() without a catalog");
-    }
     *out = (int64_t)cat_tso_current(cat_meta_tso(m));
     return DB_OK;
 }
@@ -772,16 +796,23 @@ plan__meta_field_list(plan_session *s, const char *db, const char *table, const 
                       arena *a, plan_column **cols, size_t *ncols, db_error *err)
 {
     cat_meta *m = s->srv->meta;
+    /* As DESC: some privilege on the table, checked before it is looked up (1142). */
+    plan_ectx pcx = {.s = s};
+    if (plan__check_priv(&pcx, CAT_PRIV_ALL, db, table ? table : "", err) != DB_OK) {
+        return DB_ERR;
+    }
     const cat_catalog *c = m ? cat_meta_read_begin(m) : NULL;
     const cat_db *d = c ? cat_db_find(c, db) : NULL;
     const cat_table *t = d && table ? cat_table_find(d, table) : NULL;
+    const char *tname = t ? arena_strdup(a, t->name) : NULL;
+    t = columns_of(c, t); /* a stream: its base table's columns */
     if (!t) {
         if (c) {
             cat_meta_read_end(m);
         }
         return db_error_set(err, ER_NO_SUCH_TABLE, db, table ? table : "");
     }
-    const char *tname = arena_strdup(a, t->name), *dname = arena_strdup(a, d->name);
+    const char *dname = arena_strdup(a, d->name);
     bool locked = true;
     cat_table vt;
     if (t->view_sql) {
@@ -976,6 +1007,25 @@ mc_databases(void *ctx, arena *a, plan_cat_db **dbs, size_t *n, db_error *err)
     return DB_OK;
 }
 
+/* information_schema.VIEWS.VIEW_DEFINITION: the SELECT of a stored definition `CREATE VIEW
+ * `v` [(`c`, ...)] AS <select>` (plan_ddl_view), in a. */
+static const char *
+view_body(arena *a, const char *sql)
+{
+    const char *p = strchr(sql, '`');
+    p = p ? strchr(p + 1, '`') : NULL; /* the view's name */
+    if (p && strncmp(p + 1, " (", 2) == 0) {
+        bool quoted = false;
+        for (p += 3; *p && (quoted || *p != ')'); p++) {
+            quoted ^= *p == '`';
+        }
+    }
+    if (!p || strncmp(p + 1, " AS ", 4) != 0) {
+        return arena_strdup(a, sql);
+    }
+    return arena_strdup(a, p + 5);
+}
+
 static int
 mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n, db_error *err)
 {
@@ -1000,6 +1050,7 @@ mc_tables(void *ctx, arena *a, const char *db, plan_cat_table **tbls, size_t *n,
             size_t i = k++;
             t[i].name = arena_strdup(a, ct->name);
             t[i].type = ct->view_sql ? "VIEW" : "BASE TABLE";
+            t[i].view_definition = ct->view_sql ? view_body(a, ct->view_sql) : NULL;
             t[i].engine = "Doris";
             t[i].comment = arena_strdup(a, ct->comment ? ct->comment : "");
             t[i].collation = "utf-8";
@@ -1100,6 +1151,24 @@ column_info(arena *a, const cat_table *t, const cat_column *c, plan_cat_column *
 }
 
 void
+plan__stream_vcolumn_info(arena *a, plan_cat_column **cols, size_t *n)
+{
+    plan_cat_column *out = arena_calloc(a, NSTREAM_VCOLS, sizeof *out);
+    cat_table none;
+    memset(&none, 0, sizeof none);
+    for (size_t i = 0; i < NSTREAM_VCOLS; i++) {
+        cat_column c;
+        memset(&c, 0, sizeof c);
+        c.name = (char *)stream_vcols[i].name;
+        c.type = cat_type_make(stream_vcols[i].type);
+        c.comment = "";
+        column_info(a, &none, &c, &out[i]);
+    }
+    *cols = out;
+    *n = NSTREAM_VCOLS;
+}
+
+void
 plan__view_column_info(arena *a, const cat_table *t, plan_cat_column **cols, size_t *n)
 {
     plan_cat_column *out = arena_calloc(a, t->ncols ? t->ncols : 1, sizeof *out);
@@ -1124,7 +1193,7 @@ mc_columns(void *ctx, arena *a, const char *db, const char *table, plan_cat_colu
     *n = 0;
     const cat_catalog *c = cat_meta_read_begin(m);
     const cat_db *d = cat_db_find(c, db);
-    const cat_table *t = d ? cat_table_find(d, table) : NULL;
+    const cat_table *t = columns_of(c, d ? cat_table_find(d, table) : NULL);
     if (t) {
         plan_cat_column *out = arena_calloc(a, t->ncols ? t->ncols : 1, sizeof *out);
         size_t k = 0;

@@ -178,17 +178,15 @@ show_backends(plan_ectx *cx, const plan_stmt *st, const cfg *c, const plan_sink 
         return rc;
     }
     plan_server *srv = cx->s->srv;
-    uint64_t ntablets = 0, used = 0;
-    if (srv->engine != NULL) {
-        uint64_t *ids = NULL;
-        ntablets = stor_engine_tablet_ids(srv->engine, &ids);
-        for (uint64_t i = 0; i < ntablets; i++) {
-            plan_tablet_stats ts;
-            plan__tablet_stats(srv->engine, ids[i], cx->a, &ts);
-            used += ts.bytes;
-        }
-        mem_free(ids);
+    uint64_t used = 0;
+    uint64_t *ids = NULL;
+    uint64_t ntablets = stor_engine_tablet_ids(srv->engine, &ids);
+    for (uint64_t i = 0; i < ntablets; i++) {
+        plan_tablet_stats ts;
+        plan__tablet_stats(srv->engine, ids[i], cx->a, &ts);
+        used += ts.bytes;
     }
+    mem_free(ids);
     uint64_t total = 0, avail = 0;
     struct statvfs fs;
     if (statvfs(c->storage_root_path, &fs) == 0) {
@@ -269,12 +267,9 @@ show_frontends(plan_ectx *cx, const plan_stmt *st, const cfg *c, const plan_sink
         return rc;
     }
     plan_server *srv = cx->s->srv;
-    uint64_t journal = 0;
-    if (srv->meta != NULL) {
-        cat_editlog_stats ls;
-        cat_meta_log_stats(srv->meta, &ls);
-        journal = ls.next_seq > 0 ? ls.next_seq - 1 : 0;
-    }
+    cat_editlog_stats ls;
+    cat_meta_log_stats(srv->meta, &ls);
+    uint64_t journal = ls.next_seq > 0 ? ls.next_seq - 1 : 0;
     const char *host = node_host(c);
     /* Doris names a frontend host_editlogport_<ms when it was added>: here the start time. */
     const char *name = arena_sprintf(cx->a, "%s_%s_%lld", host, DORIS_EDIT_LOG_PORT,
@@ -483,7 +478,7 @@ show_data_all(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_erro
         return DB_ERR;
     }
     plan_server *srv = cx->s->srv;
-    if (cx->describe || srv->meta == NULL) {
+    if (cx->describe) {
         return plan__rs_send(cx, &rs, st, 0, sink, err);
     }
     const cat_catalog *c = cat_meta_read_begin(srv->meta);
@@ -558,47 +553,44 @@ show_data(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *e
                    &sort, err) != DB_OK) {
         return DB_ERR;
     }
+    /* The privilege before the lookup (1142 / 1044 whether or not the table or database
+     * exists), as SHOW CREATE TABLE / SHOW TABLES. */
+    if (one ? plan__check_priv(cx, CAT_PRIV_ALL, db, d->name, err) != DB_OK
+            : plan__check_db_visible(cx, db, err) != DB_OK) {
+        return DB_ERR;
+    }
     const char *canon;
     if (!plan__db_exists(srv, db, cx->a, &canon)) {
         return db_error_set(err, ER_BAD_DB_ERROR, db);
-    }
-    if (one && plan__check_priv(cx, CAT_PRIV_ALL, canon, d->name, err) != DB_OK) {
-        return DB_ERR;
-    }
-    if (!one && !plan__can_see(cx->s, canon, NULL) &&
-        plan__check_priv(cx, CAT_PRIV_ALL, canon, NULL, err) != DB_OK) {
-        return DB_ERR; /* 1044, as SHOW TABLES */
     }
     if (cx->describe) {
         return plan__rs_send(cx, &rs, st, 0, sink, err);
     }
     data_row *rows = NULL;
     size_t n = 0;
-    if (srv->meta != NULL) {
-        const cat_catalog *c = cat_meta_read_begin(srv->meta);
-        const cat_db *cd = cat_db_find(c, canon);
-        size_t nt = cd != NULL ? cd->ntables : 0;
-        rows = arena_calloc(cx->a, nt ? nt : 1, sizeof *rows);
-        for (size_t i = 0; i < nt; i++) {
-            const cat_table *t = cd->tables[i];
-            if (one && strcmp(t->name, d->name) != 0) {
-                continue;
-            }
-            if (one && (t->view_sql != NULL || t->stream != NULL)) {
-                const char *name = arena_strdup(cx->a, t->name);
-                cat_meta_read_end(srv->meta);
-                return db_error_set(err, ER_DORIS,
-                                    arena_sprintf(cx->a, "Table '%s' is not an OLAP table", name));
-            }
-            if (t->view_sql != NULL || t->stream != NULL) {
-                continue;
-            }
-            rows[n].name = arena_strdup(cx->a, t->name);
-            rows[n].tablets = table_tablets(cx->a, t, &rows[n].ntablets);
-            n++;
+    const cat_catalog *c = cat_meta_read_begin(srv->meta);
+    const cat_db *cd = cat_db_find(c, canon);
+    size_t nt = cd != NULL ? cd->ntables : 0;
+    rows = arena_calloc(cx->a, nt ? nt : 1, sizeof *rows);
+    for (size_t i = 0; i < nt; i++) {
+        const cat_table *t = cd->tables[i];
+        if (one && strcmp(t->name, d->name) != 0) {
+            continue;
         }
-        cat_meta_read_end(srv->meta);
+        if (one && (t->view_sql != NULL || t->stream != NULL)) {
+            const char *name = arena_strdup(cx->a, t->name);
+            cat_meta_read_end(srv->meta);
+            return db_error_set(err, ER_DORIS,
+                                arena_sprintf(cx->a, "Table '%s' is not an OLAP table", name));
+        }
+        if (t->view_sql != NULL || t->stream != NULL) {
+            continue;
+        }
+        rows[n].name = arena_strdup(cx->a, t->name);
+        rows[n].tablets = table_tablets(cx->a, t, &rows[n].ntablets);
+        n++;
     }
+    cat_meta_read_end(srv->meta);
     if (one && n == 0) {
         return db_error_set(err, ER_NO_SUCH_TABLE, canon, d->name);
     }
@@ -658,8 +650,9 @@ show_data(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *e
 /* ---- SHOW TABLET id ---- */
 
 /* SHOW TABLET id (Doris 2.1, ADMIN): where the tablet belongs. A tablet id is its partition id
- * shifted left 16 bits plus the bucket (stor_tablet_id_of); the base index's id is shown as the
- * table id. An id no partition owns gives Doris's row: NULL names, -1 ids, IsSync false. */
+ * and bucket (stor_tablet_id_of, decoded by stor_tablet_partition_of / _bucket_of); the base
+ * index's id is shown as the table id. An id no partition owns gives Doris's row: NULL names, -1
+ * ids, IsSync false. */
 static int
 show_tablet(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error *err)
 {
@@ -675,15 +668,15 @@ show_tablet(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error 
     }
     plan_server *srv = cx->s->srv;
     unsigned long long id = strtoull(st->ddl->name, NULL, 10);
-    int64_t part_id = (int64_t)(id >> 16);
-    int32_t bucket = (int32_t)(id & 0xFFFFu);
+    int64_t part_id = stor_tablet_partition_of(id);
+    int32_t bucket = (int32_t)stor_tablet_bucket_of(id);
     const char *row[NCOLS] = {
             NULL, NULL, NULL,
             NULL, "-1", "-1",
             "-1", "-1", "false",
             "-1", "0",  arena_sprintf(cx->a, "SHOW PROC '/dbs/-1/-1/partitions/-1/-1/%llu';", id)};
-    const cat_catalog *c = srv->meta != NULL ? cat_meta_read_begin(srv->meta) : NULL;
-    for (size_t i = 0; c != NULL && i < cat_db_count(c) && row[0] == NULL; i++) {
+    const cat_catalog *c = cat_meta_read_begin(srv->meta);
+    for (size_t i = 0; i < cat_db_count(c) && row[0] == NULL; i++) {
         const cat_db *db = cat_db_at(c, i);
         for (size_t t = 0; t < db->ntables && row[0] == NULL; t++) {
             const cat_table *tb = db->tables[t];
@@ -710,9 +703,7 @@ show_tablet(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error 
             }
         }
     }
-    if (c != NULL) {
-        cat_meta_read_end(srv->meta);
-    }
+    cat_meta_read_end(srv->meta);
     plan__rs_add(cx->a, &rs, row);
     return plan__rs_send(cx, &rs, st, 0, sink, err);
 }

@@ -56,7 +56,7 @@ static int
 stream_find(plan_ectx *cx, const char *db, const char *name, stream_info *out)
 {
     cat_meta *m = cx->s->srv->meta;
-    if (m == NULL || db == NULL) {
+    if (db == NULL) {
         return -1;
     }
     const cat_catalog *c = cat_meta_read_begin(m);
@@ -139,6 +139,7 @@ typedef struct plan_sread {
     int64_t stream_id;
     const char *db, *name;
     uint8_t kind; /* 0 changes, 1 @snapshot (never advances), 2 @reset */
+    bool initial; /* the stream has show_initial_rows = true */
     uint32_t nparts;
     int64_t *part_ids;
     uint8_t *prev_kind; /* strm_prev_kind */
@@ -189,6 +190,7 @@ sread_fill(plan_ectx *cx, plan_sread *r, const stream_info *si, const plan_tbl *
     }
     r->db = si->db;
     r->name = si->name;
+    r->initial = si->def.show_initial_rows;
     r->nparts = tb->nparts;
     size_t n = tb->nparts + 1;
     r->part_ids = arena_alloc(cx->a, n * sizeof *r->part_ids);
@@ -242,6 +244,54 @@ part_first_after(stor_engine *e, int64_t part_id, uint32_t buckets, uint64_t tso
         stor_snapshot_destroy(&snap);
     }
     return best;
+}
+
+/* Whether every tablet of partition part_id has the change record of every write it holds as
+ * of tso (bl_log_complete): then the partition read whole is read from its binlog, each row
+ * with the TSO and LSN of its own write (binlog() shows the same records), whatever compaction
+ * merged; else from its data. */
+static bool
+part_complete(plan_ectx *cx, int64_t part_id, uint32_t buckets, uint64_t tso)
+{
+    stor_engine *e = cx->s->srv->engine;
+    bool ok = cx->s->srv->binlog != NULL;
+    for (uint32_t b = 0; ok && e != NULL && b < buckets; b++) {
+        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
+        if (t == NULL) {
+            continue; /* never written */
+        }
+        stor_snapshot snap;
+        stor_tablet_snapshot(t, &snap);
+        ok = bl_log_complete(cx->s->srv->binlog, &snap, tso);
+        stor_snapshot_destroy(&snap);
+    }
+    return ok;
+}
+
+/* Whether every data rowset of partition part_id is the rowset its commit wrote, with its
+ * records still held (bl_log_rowset_lsns): then a data scan stamps every row exactly, without
+ * holding the partition's records in memory as a MIN_DELTA read does. */
+static bool
+part_own_rowsets(plan_ectx *cx, int64_t part_id, uint32_t buckets)
+{
+    stor_engine *e = cx->s->srv->engine;
+    bool ok = cx->s->srv->binlog != NULL;
+    arena *a = arena_new(0);
+    for (uint32_t b = 0; ok && e != NULL && b < buckets; b++) {
+        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
+        if (t == NULL) {
+            continue;
+        }
+        stor_snapshot snap;
+        stor_tablet_snapshot(t, &snap);
+        for (size_t r = 0; ok && r < snap.nrowsets; r++) {
+            uint64_t *seg;
+            ok = bl_log_rowset_lsns(cx->s->srv->binlog, &snap, r, a, &seg);
+        }
+        stor_snapshot_destroy(&snap);
+    }
+    arena_free(a);
+    return ok;
 }
 
 /* Whether a min_delta read from offset tso of partition part_id would miss expired changes:
@@ -452,6 +502,11 @@ show_streams(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
     plan_rowset rs;
     plan__rs_init(cx->a, &rs, names, 1);
     cat_meta *m = cx->s->srv->meta;
+    /* As SHOW TABLES: 1044 without any privilege in the database (before 1049), else only the
+     * streams the account holds a privilege on (checked after the catalog lock). */
+    if (plan__check_db_visible(cx, db, err) != DB_OK) {
+        return DB_ERR;
+    }
     if (m != NULL) {
         const cat_catalog *c = cat_meta_read_begin(m);
         const cat_db *d = cat_db_find(c, db);
@@ -469,12 +524,6 @@ show_streams(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, db_error
             }
         }
         cat_meta_read_end(m);
-        /* As SHOW TABLES: 1044 without any privilege on the database, else only the streams
-         * the account holds a privilege on (checked after the catalog lock). */
-        if (!plan__can_see(cx->s, canon, NULL) &&
-            plan__check_priv(cx, CAT_PRIV_ALL, canon, NULL, err) != DB_OK) {
-            return DB_ERR;
-        }
         for (size_t i = 0; i < all.nrows; i++) {
             if (plan__can_see(cx->s, canon, all.cells[i])) {
                 plan__rs_add(cx->a, &rs, &all.cells[i]);
@@ -499,14 +548,20 @@ put_quoted(buf *b, const char *s)
 }
 
 /* The stream d names (its database defaulting to the session's) into *si: ER_NO_DB_ERROR,
- * ER_NO_SUCH_TABLE when nothing has that name; another object is "'<name>' is not a STREAM,
- * use SHOW CREATE TABLE instead" with hint, else "<db>.<name> is not STREAM". */
+ * 1142 without any privilege on it, ER_NO_SUCH_TABLE when nothing has that name; another object is
+ * "'<name>' is not a STREAM, use SHOW CREATE TABLE instead" with hint, else "<db>.<name> is not
+ * STREAM". */
 static int
 stream_of(plan_ectx *cx, const plan_ddl *d, bool hint, stream_info *si, db_error *err)
 {
     const char *db = d->db ? d->db : cx->s->db;
     if (db == NULL) {
         return db_error_set(err, ER_NO_DB_ERROR);
+    }
+    /* Some privilege on the name before it is looked up, as SHOW CREATE TABLE (1142 whether
+     * or not it exists, whatever it is). */
+    if (plan__check_priv(cx, CAT_PRIV_ALL, db, d->name, err) != DB_OK) {
+        return DB_ERR;
     }
     int k = stream_find(cx, db, d->name, si);
     if (k < 0) {
@@ -562,10 +617,11 @@ static int
 show_status(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *sink, db_error *err)
 {
     stream_info si;
-    if (stream_of(cx, d, false, &si, err) != DB_OK) {
-        return DB_ERR;
+    const char *db = d->db ? d->db : cx->s->db;
+    if (db != NULL && plan__check_priv(cx, CAT_PRIV_SELECT, db, d->name, err) != DB_OK) {
+        return DB_ERR; /* it reads the stream's changes: SELECT_PRIV, before the lookup */
     }
-    if (plan__check_priv(cx, CAT_PRIV_SELECT, si.db, si.name, err) != DB_OK) {
+    if (stream_of(cx, d, false, &si, err) != DB_OK) {
         return DB_ERR;
     }
     if (!si.base_ok) {
@@ -610,9 +666,6 @@ plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
     plan_ddl *d = st->ddl;
     if (d->kind == PD_SHOW_STREAMS || d->kind == PD_SHOW_CREATE_STREAM ||
         d->kind == PD_SHOW_STREAM_STATUS) {
-        if (cx->s->srv->meta == NULL) {
-            return db_error_set(err, ER_NOT_SUPPORTED_YET, "streams without a catalog");
-        }
         int rc = d->kind == PD_SHOW_STREAMS         ? show_streams(cx, st, sink, err)
                  : d->kind == PD_SHOW_CREATE_STREAM ? show_create(cx, st, d, sink, err)
                                                     : show_status(cx, st, d, sink, err);
@@ -621,9 +674,6 @@ plan__exec_stream_ddl(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink,
     }
     if (cx->describe) {
         return DB_OK;
-    }
-    if (cx->s->srv->meta == NULL || cx->s->srv->streams == NULL) {
-        return db_error_set(err, ER_NOT_SUPPORTED_YET, "streams without storage");
     }
     switch (d->kind) {
     case PD_CREATE_STREAM:
@@ -773,6 +823,10 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     if (db == NULL) {
         return db_error_set(err, ER_NO_DB_ERROR);
     }
+    /* SELECT_PRIV before the lookup: a refusal does not tell whether the stream exists. */
+    if (plan__check_priv(cx, CAT_PRIV_SELECT, db, ref->name, err) != DB_OK) {
+        return DB_ERR;
+    }
     stream_info si;
     if (stream_find(cx, db, ref->name, &si) != 1) {
         return db_error_set(err, ER_NO_SUCH_TABLE, db, ref->name);
@@ -790,9 +844,6 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
             return doris(cx, err, "%s does not accept parameters",
                          kind == 1 ? "snapshot" : "reset");
         }
-    }
-    if (plan__check_priv(cx, CAT_PRIV_SELECT, si.db, si.name, err) != DB_OK) {
-        return DB_ERR;
     }
     if (!si.base_ok) {
         return doris(cx, err, "Unknown base table '%s'", si.def.base_name);
@@ -864,6 +915,7 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     uint64_t *tablets = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *tablets);
     uint64_t *lo = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *lo);
     uint64_t *hi = arena_alloc(cx->a, ((size_t)total + 1) * sizeof *hi);
+    uint8_t *tmode = arena_alloc(cx->a, (size_t)total + 1);
     int64_t *hparts = arena_alloc(cx->a, ((size_t)tb->nparts + 1) * sizeof *hparts);
     uint64_t *hseq = arena_alloc(cx->a, ((size_t)tb->nparts + 1) * sizeof *hseq);
     bool *hon = arena_calloc(cx->a, tb->nparts + 1, sizeof *hon);
@@ -871,6 +923,22 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     for (uint32_t p = 0; p < tb->nparts; p++) {
         if (!on[p] || r->next_tso[p] == 0) {
             continue; /* not asked for, or never written: nothing to read */
+        }
+        if (r->prev_kind[p] == STRM_PREV_NONE &&
+            !(tb->sc.mow && part_own_rowsets(cx, r->part_ids[p], tb->parts[p].buckets)) &&
+            part_complete(cx, r->part_ids[p], tb->parts[p].buckets, r->next_tso[p])) {
+            /* Read whole from its records: every write up to next, as APPEND rows with their
+             * own TSO and LSN. A MoW key's last write is its current row (MIN_DELTA from the
+             * beginning: every key absent at the start), a DUP table's records are its rows.
+             * A MoW partition whose rowsets are all their commits' own is read from its data
+             * instead (exact too, and streaming). */
+            for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
+                tablets[n] = stor_tablet_id_of(r->part_ids[p], b);
+                tmode[n] = tb->sc.mow ? BL_MODE_MIN_DELTA : BL_MODE_APPEND_ONLY;
+                lo[n] = 0;
+                hi[n++] = r->next_tso[p];
+            }
+            continue;
         }
         if (r->prev_kind[p] == STRM_PREV_NONE) {
             hon[p] = true;
@@ -891,6 +959,7 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
         }
         for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
             tablets[n] = stor_tablet_id_of(r->part_ids[p], b);
+            tmode[n] = (uint8_t)mode;
             lo[n] = from;
             hi[n++] = r->next_tso[p];
         }
@@ -898,8 +967,8 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     plan_op *hist =
             nh > 0 ? part_scan(cx, tb, stor_engine_visible_tso(cx->s->srv->engine), hon, true)
                    : NULL;
-    *opp = plan__op_stream_read(cx, tb, (uint8_t)mode, history, tablets, lo, hi, n, hist, hparts,
-                                hseq, nh, out->vk, out->xt);
+    *opp = plan__op_stream_read(cx, tb, (uint8_t)mode, history, tablets, lo, hi, tmode, n, hist,
+                                hparts, hseq, nh, out->vk, out->xt);
     return DB_OK;
 }
 
@@ -923,8 +992,15 @@ plan__stream_consume(plan_ectx *cx, stor_writer *w)
             if (!r->part_on[p] || r->next_tso[p] == 0) {
                 continue; /* a partition never written keeps no offset */
             }
-            adv[na++] = (strm_advance){r->stream_id, r->part_ids[p], r->prev_kind[p],
-                                       r->prev_tso[p], r->next_tso[p]};
+            /* E22 only for the initial rows of a show_initial_rows stream: a partition it
+             * has not consumed yet that the base table already had at CREATE STREAM (ids only
+             * grow, so its id is below the stream's). Every other lost race is E21. */
+            uint8_t pk = r->prev_kind[p];
+            if (pk == STRM_PREV_NONE && r->initial && r->part_ids[p] < r->stream_id) {
+                pk = STRM_PREV_INITIAL_ROWS;
+            }
+            adv[na++] = (strm_advance){r->stream_id, r->part_ids[p], pk, r->prev_tso[p],
+                                       r->next_tso[p]};
         }
         buf sec;
         buf_init(&sec);
@@ -1031,7 +1107,7 @@ stream_unit_rows(void *ctx, arena *a, plan_cat_stream_unit **out, size_t *n, db_
     *out = NULL;
     *n = 0;
     size_t cap = 0;
-    uint64_t vis = srv->engine != NULL ? stor_engine_visible_tso(srv->engine) : 0;
+    uint64_t vis = stor_engine_visible_tso(srv->engine);
     const cat_catalog *c = cat_meta_read_begin(srv->meta);
     for (size_t d = 0; d < cat_db_count(c); d++) {
         const cat_db *db = cat_db_at(c, d);

@@ -162,6 +162,7 @@ static const plan_sysvar_def defs[] = {
         {"query_cache_size", PLAN_SV_UINT, G, 0, 1048576, NULL, 0, U64MAX, NULL, NULL, NULL},
         {"query_cache_type", PLAN_SV_ENUM, B, 0, 0, NULL, 0, 2, qc_type_names, NULL, NULL},
         {"query_timeout", PLAN_SV_INT, B, 0, 900, NULL, 1, INT32_MAX, NULL, NULL, NULL},
+        {"require_sequence_in_insert", PLAN_SV_BOOL, B, 0, 1, NULL, 0, 1, bool_names, NULL, NULL},
         {"session_track_schema", PLAN_SV_BOOL, B, 0, 1, NULL, 0, 1, bool_names, NULL, NULL},
         {"session_track_state_change", PLAN_SV_BOOL, B, 0, 0, NULL, 0, 1, bool_names, NULL, NULL},
         {"session_track_system_variables", PLAN_SV_STRING, B, 0, 0,

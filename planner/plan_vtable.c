@@ -327,18 +327,35 @@ gen_schemata(plan_vgen *g, db_error *err)
     return DB_OK;
 }
 
+/* The one visibility rule of every per-object information_schema table (TABLES, COLUMNS,
+ * STATISTICS, KEY_COLUMN_USAGE, VIEWS, TABLE_STREAMS, TABLE_STREAM_CONSUMPTION): the account
+ * holds some privilege inside db and some privilege on db.name (plan__can_see; root and
+ * ADMIN_PRIV holders see everything). */
+static bool
+visible(plan_vgen *g, const char *db, const char *name)
+{
+    return plan__can_see(g->cx->s, db, NULL) && plan__can_see(g->cx->s, db, name);
+}
+
 /* Calls fn(g, db, table, arg) for every table of every database, in catalog order, that the
- * session's account holds some privilege on (plan__can_see). */
+ * session's account may see (visible); with streams, each database's streams follow its
+ * tables as type "STREAM" (COLUMNS lists their columns as DESC does). */
 typedef int (*each_table_fn)(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err);
-static int each_table(plan_vgen *g, each_table_fn fn, db_error *err);
+static int each_table(plan_vgen *g, each_table_fn fn, bool streams, db_error *err);
 
 static int
-each_table(plan_vgen *g, each_table_fn fn, db_error *err)
+each_table(plan_vgen *g, each_table_fn fn, bool streams, db_error *err)
 {
     const plan_catalog_view *cat = g->cat;
     plan_cat_db *dbs;
     size_t ndb;
     if (cat->databases(cat->ctx, g->cx->a, &dbs, &ndb, err) != DB_OK) {
+        return DB_ERR;
+    }
+    plan_cat_stream *st = NULL;
+    size_t nst = 0;
+    if (streams && cat->streams != NULL &&
+        cat->streams(cat->stream_ctx, g->cx->a, &st, &nst, err) != DB_OK) {
         return DB_ERR;
     }
     for (size_t d = 0; d < ndb; d++) {
@@ -355,6 +372,16 @@ each_table(plan_vgen *g, each_table_fn fn, db_error *err)
                 continue;
             }
             if (fn(g, dbs[d].name, &ts[i], err) != DB_OK) {
+                return DB_ERR;
+            }
+        }
+        for (size_t i = 0; i < nst; i++) {
+            if (strcmp(st[i].db, dbs[d].name) != 0 ||
+                !plan__can_see(g->cx->s, dbs[d].name, st[i].name)) {
+                continue;
+            }
+            plan_cat_table t = {.name = st[i].name, .type = "STREAM", .comment = st[i].comment};
+            if (fn(g, dbs[d].name, &t, err) != DB_OK) {
                 return DB_ERR;
             }
         }
@@ -407,10 +434,18 @@ table_row(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err)
 static int
 gen_tables(plan_vgen *g, db_error *err)
 {
-    return each_table(g, table_row, err);
+    return each_table(g, table_row, false, err);
 }
 
 static int column_rows(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err);
+
+/* The session's show_hidden_columns. */
+static bool
+show_hidden(plan_vgen *g)
+{
+    int idx = plan__sysvar_find("show_hidden_columns");
+    return idx >= 0 && g->cx->s->vars[idx].i != 0;
+}
 
 static int
 column_rows(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err)
@@ -431,6 +466,18 @@ column_rows(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err
         plan__view_column_info(g->cx->a, &vt, &cs, &n);
     } else if (g->cat->columns(g->cat->ctx, g->cx->a, db, t->name, &cs, &n, err) != DB_OK) {
         return DB_ERR;
+    }
+    if (strcmp(t->type, "STREAM") == 0 && n > 0 && show_hidden(g)) {
+        /* A stream lists what DESC lists: its base table's columns (the provider resolves the
+         * base; none when it is gone), then with show_hidden_columns its virtual columns. */
+        plan_cat_column *vc;
+        size_t nv;
+        plan__stream_vcolumn_info(g->cx->a, &vc, &nv);
+        plan_cat_column *all = arena_calloc(g->cx->a, n + nv, sizeof *all);
+        memcpy(all, cs, n * sizeof *all);
+        memcpy(all + n, vc, nv * sizeof *all);
+        cs = all;
+        n += nv;
     }
     for (size_t i = 0; i < n; i++) {
         const plan_cat_column *c = &cs[i];
@@ -463,7 +510,7 @@ column_rows(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err
 static int
 gen_columns(plan_vgen *g, db_error *err)
 {
-    return each_table(g, column_rows, err);
+    return each_table(g, column_rows, true, err);
 }
 
 /* STATISTICS and KEY_COLUMN_USAGE: the key columns (COLUMN_KEY 'PRI') as index PRIMARY. */
@@ -512,16 +559,33 @@ key_rows(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err)
     return DB_OK;
 }
 
+static void
+add_index_row(void *ctx, const plan_value *row)
+{
+    add_row(ctx, row);
+}
+
+/* STATISTICS: the key columns (PRIMARY), then the stored Doris indexes of the table. */
+static int
+statistics_rows(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err)
+{
+    if (key_rows(g, db, t, err) != DB_OK) {
+        return DB_ERR;
+    }
+    plan__index_statistics(g->cx->s->srv, g->cx->a, db, t->name, add_index_row, g);
+    return DB_OK;
+}
+
 static int
 gen_statistics(plan_vgen *g, db_error *err)
 {
-    return each_table(g, key_rows, err);
+    return each_table(g, statistics_rows, false, err);
 }
 
 static int
 gen_key_column_usage(plan_vgen *g, db_error *err)
 {
-    return each_table(g, key_rows, err);
+    return each_table(g, key_rows, false, err);
 }
 
 static int view_row(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err);
@@ -545,7 +609,7 @@ view_row(plan_vgen *g, const char *db, const plan_cat_table *t, db_error *err)
 static int
 gen_views(plan_vgen *g, db_error *err)
 {
-    return each_table(g, view_row, err);
+    return each_table(g, view_row, false, err);
 }
 
 static int
@@ -618,6 +682,9 @@ gen_table_streams(plan_vgen *g, db_error *err)
         return DB_ERR;
     }
     for (size_t i = 0; i < n; i++) {
+        if (!visible(g, st[i].db, st[i].name)) {
+            continue; /* as TABLES: only streams the account holds a privilege on */
+        }
         plan_value row[] = {vs(st[i].db),           vs(st[i].name),
                             vi(st[i].id),           vs("OLAP_TABLE_STREAM"),
                             vs(st[i].consume_type), vs(st[i].comment),
@@ -639,6 +706,9 @@ gen_table_stream_consumption(plan_vgen *g, db_error *err)
         return DB_ERR;
     }
     for (size_t i = 0; i < n; i++) {
+        if (!visible(g, u[i].db, u[i].stream)) {
+            continue;
+        }
         plan_value row[] = {vs(u[i].db),
                             vs(u[i].stream),
                             vi(u[i].id),

@@ -123,14 +123,14 @@ typedef struct plan_server_init {
     const char *datadir;          /* @@datadir */
     const char *system_time_zone; /* @@system_time_zone, e.g. "UTC" */
     bool have_ssl;                /* @@have_ssl YES/DISABLED */
-    cat_meta *meta;               /* the durable catalog (databases, tables, users, TSO); NULL in
-                                     unit tests that need none */
-    stor_engine *engine;    /* table data; NULL in unit tests that need none (DML then fails) */
-    bl_log *binlog;         /* Row Binlog records; NULL when engine is NULL */
-    strm_state *streams;    /* Table Stream offsets; NULL when engine is NULL */
-    const struct cfg *conf; /* fe.conf + be.conf as loaded (SHOW FRONTENDS / BACKENDS, SHOW
-                               FRONTEND / BACKEND CONFIG); not owned, must outlive the server;
-                               NULL in unit tests (defaults are shown) */
+    cat_meta *meta;               /* the durable catalog (databases, tables, users, TSO);
+                                     required (unit tests open a real one in a temp dir) */
+    stor_engine *engine;          /* table data (required) */
+    bl_log *binlog;               /* Row Binlog records (required) */
+    strm_state *streams;          /* Table Stream offsets (required) */
+    const struct cfg *conf;       /* fe.conf + be.conf as loaded (SHOW FRONTENDS / BACKENDS, SHOW
+                                     FRONTEND / BACKEND CONFIG); not owned, must outlive the server;
+                                     NULL in unit tests (defaults are shown) */
     plan_hooks hooks;
 } plan_server_init;
 

@@ -148,17 +148,18 @@ struct srv_server {
     uv_async_t wakeup;         /* other threads ask the loop to look at kill requests */
     uv_timer_t shutdown_timer; /* bounds the graceful shutdown */
     srv_pool *pool;
-    SSL_CTX *ssl_ctx;            /* NULL when TLS could not be set up */
-    cat_meta *meta;              /* the durable catalog (edit log, TSO, schema) */
-    stor_engine *engine;         /* table data (tablets, rowsets); shares the catalog's log */
-    bl_log *binlog;              /* Row Binlog rowsets; shares the engine's commits */
-    strm_state *streams;         /* Table Stream offsets; move with the engine's commits */
-    uv_timer_t checkpoint_timer; /* looks every second whether a checkpoint is due */
-    srv_job checkpoint_job;      /* at most one checkpoint runs at a time */
-    bool checkpoint_running;     /* loop thread only */
-    uv_timer_t gc_timer;         /* tablet garbage collection every SRV_GC_INTERVAL_MS */
-    srv_job gc_job;              /* at most one collection runs at a time */
-    bool gc_running;             /* loop thread only */
+    SSL_CTX *ssl_ctx;                /* NULL when TLS could not be set up */
+    cat_meta *meta;                  /* the durable catalog (edit log, TSO, schema) */
+    stor_engine *engine;             /* table data (tablets, rowsets); shares the catalog's log */
+    bl_log *binlog;                  /* Row Binlog rowsets; shares the engine's commits */
+    stor_catalog_ctx compaction_ctx; /* engine + meta for the compaction filter (its thread) */
+    strm_state *streams;             /* Table Stream offsets; move with the engine's commits */
+    uv_timer_t checkpoint_timer;     /* looks every second whether a checkpoint is due */
+    srv_job checkpoint_job;          /* at most one checkpoint runs at a time */
+    bool checkpoint_running;         /* loop thread only */
+    uv_timer_t gc_timer;             /* tablet garbage collection every SRV_GC_INTERVAL_MS */
+    srv_job gc_job;                  /* at most one collection runs at a time */
+    bool gc_running;                 /* loop thread only */
     plan_server *plan;
     uint8_t root_stage2[20]; /* SHA1(SHA1(root_password)) */
     bool root_has_password;
@@ -176,13 +177,6 @@ struct srv_server {
 
 /* Milliseconds of a monotonic clock. */
 uint64_t srv_now_ms(void);
-/* Tablet garbage collection (srv_main.c, README.md §"Tablet garbage collection"): drop every
- * tablet whose partition (tablet id >> 16) belongs to no live table and no table in the recycle
- * bin. *ndropped (may be NULL) gets how many. Blocks on the edit log and file I/O: a worker. */
-int srv_gc_tablets(srv_server *s, size_t *ndropped, db_error *err);
-/* Remove binlog rowsets past their table's binlog.ttl_seconds (unless cleanup is paused by
- * disable_auto_compaction) and those of dropped partitions. Worker thread. */
-int srv_gc_binlog(srv_server *s, size_t *npurged, db_error *err);
 
 /* Start listening. ER_IO_ERROR on bind/listen failure. Loop thread. */
 int srv_listen_start(srv_server *s, db_error *err);

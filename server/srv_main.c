@@ -204,42 +204,6 @@ attach_storage(void *ctx, cat_editlog *log, cat_meta *m, db_error *err)
     return DB_OK;
 }
 
-/* stor_compact_allow_fn of the background compaction (its thread): tablet -> partition ->
- * the table owning it; false when no table does (dropped) or the table has the property
- * disable_auto_compaction. Also tells compaction the table's delete-sign column. */
-static bool
-compaction_allowed(void *ctx, uint64_t tablet_id)
-{
-    srv_server *s = ctx;
-    int64_t part_id = (int64_t)(tablet_id >> 16);
-    const cat_catalog *c = cat_meta_read_begin(s->meta);
-    const cat_table *owner = NULL;
-    for (size_t d = 0; owner == NULL && d < cat_db_count(c); d++) {
-        const cat_db *db = cat_db_at(c, d);
-        for (size_t i = 0; owner == NULL && i < db->ntables; i++) {
-            for (size_t p = 0; p < db->tables[i]->nparts; p++) {
-                if (db->tables[i]->parts[p].id == part_id) {
-                    owner = db->tables[i];
-                    break;
-                }
-            }
-        }
-    }
-    bool allowed = owner != NULL && !owner->disable_auto_compaction;
-    int32_t sign_uid = -1;
-    for (size_t i = 0; allowed && owner->mow && i < owner->ncols; i++) {
-        if (strcasecmp(owner->cols[i].name, CAT_COL_DELETE_SIGN) == 0) {
-            sign_uid = owner->cols[i].uid;
-        }
-    }
-    cat_meta_read_end(s->meta);
-    stor_tablet *t = allowed ? stor_engine_tablet(s->engine, tablet_id, false) : NULL;
-    if (t != NULL) {
-        stor_tablet_set_delete_sign_uid(t, sign_uid);
-    }
-    return allowed;
-}
-
 static int
 start(srv_server *s, db_error *err)
 {
@@ -279,9 +243,11 @@ start(srv_server *s, db_error *err)
                  (unsigned long long)nremoved);
     }
     stor_engine_set_cache_capacity(s->engine, (size_t)c->storage_page_cache_capacity);
+    s->compaction_ctx = (stor_catalog_ctx){.engine = s->engine, .meta = s->meta};
     if (!c->disable_auto_compaction &&
         stor_engine_start_compaction(s->engine, (uint32_t)c->compaction_interval_ms,
-                                     compaction_allowed, s, err) != DB_OK) {
+                                     stor_catalog_compaction_allow, &s->compaction_ctx,
+                                     err) != DB_OK) {
         return DB_ERR;
     }
     proto_native_password_hash(c->root_password, strlen(c->root_password), s->root_stage2);
@@ -397,100 +363,6 @@ checkpoint_done(srv_job *job)
     s->checkpoint_running = false;
 }
 
-/* ---- tablet garbage collection ---- */
-
-static int
-cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-int
-srv_gc_tablets(srv_server *s, size_t *ndropped, db_error *err)
-{
-    /* Tablets first, partitions second: a partition is in the catalog before any write creates
-     * one of its tablets (DDL commits first), so every tablet listed here whose partition is
-     * missing from the later catalog view was dropped, truncated away or erased from the
-     * recycle bin. The other order could drop the first tablet of a table created between the
-     * two reads. */
-    uint64_t *tablets = NULL;
-    size_t ntablets = stor_engine_tablet_ids(s->engine, &tablets);
-    int64_t *parts = NULL;
-    size_t nparts = cat_meta_partition_ids(s->meta, &parts);
-    size_t ngarbage = 0;
-    for (size_t i = 0; i < ntablets; i++) {
-        int64_t part = (int64_t)(tablets[i] >> 16);
-        if (bsearch(&part, parts, nparts, sizeof *parts, cmp_i64) == NULL) {
-            tablets[ngarbage++] = tablets[i];
-        }
-    }
-    int rc = DB_OK;
-    if (ngarbage > 0) {
-        rc = stor_engine_drop_tablets(s->engine, tablets, ngarbage, err);
-    }
-    if (ndropped != NULL) {
-        *ndropped = rc == DB_OK ? ngarbage : 0;
-    }
-    mem_free(parts);
-    mem_free(tablets);
-    return rc;
-}
-
-/* Row Binlog retention (bl_log_cleanup callbacks): the live partitions, read once per run. */
-typedef struct bl_gc_ctx {
-    srv_server *s;
-    int64_t *parts;
-    size_t nparts;
-    uint64_t now_ms;
-} bl_gc_ctx;
-
-/* TSO at or below which table_id's records are expired; 0 = keep (table unknown, or cleanup
- * paused by be.conf / the table's disable_auto_compaction, as Doris pauses it). */
-static uint64_t
-bl_gc_expire(void *ctx, int64_t table_id)
-{
-    bl_gc_ctx *g = ctx;
-    if (g->s->conf.disable_auto_compaction) {
-        return 0;
-    }
-    uint64_t horizon = 0;
-    const cat_catalog *c = cat_meta_read_begin(g->s->meta);
-    for (size_t d = 0; d < cat_db_count(c); d++) {
-        const cat_db *db = cat_db_at(c, d);
-        for (size_t i = 0; i < db->ntables; i++) {
-            const cat_table *t = db->tables[i];
-            if (t->id != table_id || t->disable_auto_compaction) {
-                continue;
-            }
-            horizon = bl_ttl_horizon(g->now_ms, t->binlog.ttl_seconds);
-        }
-    }
-    cat_meta_read_end(g->s->meta);
-    return horizon;
-}
-
-static bool
-bl_gc_dead(void *ctx, uint64_t tablet_id)
-{
-    bl_gc_ctx *g = ctx;
-    int64_t part = (int64_t)(tablet_id >> 16);
-    return bsearch(&part, g->parts, g->nparts, sizeof *g->parts, cmp_i64) == NULL;
-}
-
-int
-srv_gc_binlog(srv_server *s, size_t *npurged, db_error *err)
-{
-    /* Partitions are read before the rowsets (inside bl_log_cleanup): safe, since a binlog
-     * rowset's partition is in the catalog before its commit. The TTL reference is the TSO
-     * clock (wall time in ms), as Doris compares with the current TSO's physical part. */
-    bl_gc_ctx g = {.s = s, .now_ms = cat_clock_realtime_ms(NULL)};
-    g.nparts = cat_meta_partition_ids(s->meta, &g.parts);
-    int rc = bl_log_cleanup(s->binlog, bl_gc_expire, bl_gc_dead, &g, npurged, err);
-    mem_free(g.parts);
-    return rc;
-}
-
 /* Every SRV_GC_INTERVAL_MS: collect on a worker (the loop never blocks on I/O), one at a time. */
 static void
 on_gc_timer(uv_timer_t *t)
@@ -508,13 +380,14 @@ gc_run(srv_job *job)
     srv_server *s = (srv_server *)((char *)job - offsetof(srv_server, gc_job));
     db_error e = {0};
     size_t n = 0;
-    if (srv_gc_tablets(s, &n, &e) != DB_OK) {
+    if (stor_gc_tablets(s->engine, s->meta, &n, &e) != DB_OK) {
         log_warn("tablet garbage collection failed: %s", e.msg);
     } else if (n > 0) {
         log_info("dropped %zu tablets of dropped tables or partitions", n);
     }
     n = 0;
-    if (srv_gc_binlog(s, &n, &e) != DB_OK) {
+    if (bl_gc(s->binlog, s->meta, cat_clock_realtime_ms(NULL), s->conf.disable_auto_compaction, &n,
+              &e) != DB_OK) {
         log_warn("binlog cleanup failed: %s", e.msg);
     } else if (n > 0) {
         log_info("removed %zu expired or dropped binlog rowsets", n);

@@ -24,6 +24,18 @@
 #include "common/crc32c.h"
 #include "common/mem.h"
 
+/* The tail of the message of a commit whose delete marks name a rowset compaction replaced
+ * (stor_error_is_compacted). */
+#define COMPACTED_RETRY " was compacted; retry the statement"
+
+bool
+stor_error_is_compacted(const db_error *err)
+{
+    size_t n = strlen(err->msg), k = sizeof COMPACTED_RETRY - 1;
+    return err->code == db_error_code_of(ER_STOR_COMMIT_BAD) && n >= k &&
+           strcmp(err->msg + n - k, COMPACTED_RETRY) == 0;
+}
+
 #define COMMIT_MAGIC        0x4d435652u /* "RVCM" read as u32le */
 #define COMMIT_FORMAT       1
 #define COMMIT_HEADER_SIZE  32
@@ -898,9 +910,8 @@ stor_txn_commit_at(stor_engine *e, stor_txn *txn, cat_tso *alloc, uint64_t *tsop
         }
         if (gone != NULL) { /* marks of a rowset compaction replaced since the statement read */
             char why[128];
-            snprintf(why, sizeof why,
-                     "rowset %" PRIu64 " of tablet %" PRIu64 " was compacted; retry the statement",
-                     gone_rs, txn->tablets[i].tablet_id);
+            snprintf(why, sizeof why, "rowset %" PRIu64 " of tablet %" PRIu64 "%s", gone_rs,
+                     txn->tablets[i].tablet_id, COMPACTED_RETRY);
             rc = db_error_set(err, ER_STOR_COMMIT_BAD, why);
             goto out;
         }

@@ -77,6 +77,8 @@ struct stor_writer {
     char **files;      /* segment files written by the commit in progress (removed on failure) */
     size_t nfiles, fcap;
     bool is_spent;
+    bool count_replaced; /* stor_writer_count_replaced */
+    uint64_t replaced;   /* rows that replaced a row of their key (counted at commit) */
     struct w_extra {
         uint16_t kind;
         void *data;
@@ -371,6 +373,18 @@ stor_writer_delete_rows(stor_writer *w, uint64_t tablet_id, uint64_t rowset_id, 
     return DB_OK;
 }
 
+void
+stor_writer_count_replaced(stor_writer *w)
+{
+    w->count_replaced = true;
+}
+
+uint64_t
+stor_writer_replaced(const stor_writer *w)
+{
+    return w->replaced;
+}
+
 uint64_t
 stor_writer_rows(const stor_writer *w)
 {
@@ -506,6 +520,7 @@ typedef struct chain_run {
     const bool *
             *mask;  /* per row of b: its partial-update mask (NULL = full row); NULL = all full */
     uint32_t wants; /* STOR_WANT_* of the added stages for this table */
+    bool *seq_done; /* per row of b after sort_dedup: its sequence order is decided (NULL: none) */
     old_seg *segs;  /* ascending (rowset id, segment id) */
     size_t nsegs, scap;
     buf kb;     /* scratch key bytes */
@@ -685,6 +700,19 @@ set_given(chain_run *run)
     b->given = run->mask[0];
 }
 
+static bool is_sign_set(const stor_vec *v, uint32_t r);
+
+/* Whether row r of the batch supplies the sequence column: a full row does; a partial row only
+ * when its mask names the column. A partial row that leaves it out keeps the stored row's
+ * sequence value (Doris), so it is never a sequence loser. */
+static bool
+gives_seq(const chain_run *run, uint32_t r)
+{
+    const stor_schema *sc = run->b.sc;
+    return sc->seq_col >= 0 &&
+           (run->mask == NULL || run->mask[r] == NULL || run->mask[r][sc->seq_col]);
+}
+
 /* ---- stage: sort_dedup ---- */
 
 typedef struct keyset {
@@ -813,6 +841,75 @@ apply_overrides(chain_run *run, const stor_vec *before, const overrides *ov)
         stor_vec_select(b->a, b->cols[c].kind, b->n, src, rows, &merged);
         b->cols[c] = merged;
     }
+}
+
+/* A key's rows group[0..n) (input order) of which some give the sequence column and some do
+ * not: applied in order as separate statements would be, against the stored row (looked up
+ * here). A row that gives it applies unless the current row's value is higher; one that does
+ * not always applies and keeps the current value. The last applied row wins, merged with the
+ * earlier applied ones (merge_partial) and marked `seq_done` so that mow_lookup does not compare
+ * it again. Returns 1 (out is that row) or 0 (every row lost), -1 on a read error. */
+static int
+dedup_mixed(chain_run *run, const keyset *ks, const uint32_t *group, uint32_t n, uint32_t out,
+            overrides *ov, uint32_t *win_out, db_error *err)
+{
+    stor_chain_batch *b = &run->b;
+    const stor_schema *sc = b->sc;
+    const stor_vec *seq = &b->cols[sc->seq_col];
+    bool *pk_ready = NULL;
+    stor_pkindex *pk = stor__tablet_pkindex(run->t, &pk_ready);
+    DB_ASSERT(*pk_ready);
+    const uint8_t *key = ks->data + ks->offs[group[0]];
+    stor_rowloc loc;
+    bool found = stor_pkindex_lookup(pk, key, (size_t)(ks->offs[group[0] + 1] - ks->offs[group[0]]),
+                                     &loc, NULL);
+    /* The current row's sequence cell (NULL vector = a NULL cell); absent = no current row. */
+    const stor_vec *cur = NULL;
+    uint32_t cur_r = 0;
+    bool present = false;
+    if (found) {
+        const stor_vec *sign = NULL;
+        uint32_t sign_r = 0;
+        if (old_cell(run, loc, (uint32_t)sc->seq_col, &cur, &cur_r, err) != DB_OK ||
+            (sc->delete_sign_col >= 0 &&
+             old_cell(run, loc, (uint32_t)sc->delete_sign_col, &sign, &sign_r, err) != DB_OK)) {
+            return -1;
+        }
+        /* A delete-sign row still orders by its value (as mow_lookup compares it), but a row
+         * that does not give the column then starts from its own default. */
+        present = !is_sign_set(sign, sign_r);
+    }
+    uint32_t *applied = arena_alloc(b->a, ((size_t)n + 1) * sizeof *applied);
+    uint32_t na = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t r = group[k];
+        if (gives_seq(run, r)) {
+            if (found && cell_cmp(cur, cur_r, seq, r) > 0) {
+                continue;
+            }
+            cur = seq;
+            cur_r = r;
+            found = present = true;
+        } else if (!present) {
+            cur = seq; /* inserted: the vectors' value (the planner's default) */
+            cur_r = r;
+            found = present = true;
+        }
+        applied[na++] = r;
+    }
+    if (na == 0) {
+        return 0;
+    }
+    uint32_t win = applied[na - 1];
+    if (run->mask[win] != NULL && na > 1) {
+        merge_partial(run, applied, na, out, ov);
+    }
+    if (run->seq_done == NULL) {
+        run->seq_done = arena_calloc(b->a, b->n + 1, sizeof *run->seq_done);
+    }
+    run->seq_done[out] = true;
+    *win_out = win;
+    return 1;
 }
 
 /* AGGREGATE KEY: fold each group of equal keys — sorted rows [gs[g], gs[g + 1]) — into one row
@@ -949,19 +1046,44 @@ stage_sort_dedup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
     }
     if (sc->keys == CAT_KEYS_UNIQUE) {
         /* One row per key: the last written, or the highest sequence value (NULL lowest; ties go
-         * to the later write). Equal keys are adjacent in input order (stable sort). */
+         * to the later write). Equal keys are adjacent in input order (stable sort). A key none
+         * of whose rows gives the sequence column (partial updates without it) is ordered as
+         * without one: they all keep the stored value. */
         const stor_vec *seq = sc->seq_col >= 0 ? &b->cols[sc->seq_col] : NULL;
         nout = 0;
         for (uint32_t i = 0; i < n;) {
-            uint32_t j = i + 1, win = idx[i];
+            uint32_t j = i + 1;
+            bool by_seq = seq != NULL && gives_seq(run, idx[i]);
+            bool without = seq != NULL && !gives_seq(run, idx[i]);
             while (j < n && key_cmp(&ks, idx[i], idx[j]) == 0) {
-                if (seq == NULL || cell_cmp(seq, idx[j], seq, win) >= 0) {
-                    win = idx[j];
-                }
+                by_seq |= seq != NULL && gives_seq(run, idx[j]);
+                without |= seq != NULL && !gives_seq(run, idx[j]);
                 j++;
             }
-            if (run->mask != NULL && run->mask[win] != NULL && seq == NULL && j - i > 1) {
+            if (by_seq && without) {
+                /* Some rows give the sequence column and some do not: apply them in order. */
+                uint32_t win = 0;
+                int rc = dedup_mixed(run, &ks, idx + i, j - i, nout, &ov, &win, err);
+                if (rc < 0) {
+                    return DB_ERR;
+                }
+                if (rc > 0) {
+                    idx[nout++] = win;
+                }
+                i = j;
+                continue;
+            }
+            uint32_t win = idx[j - 1];
+            for (uint32_t k = j - 1; by_seq && k-- > i;) {
+                if (cell_cmp(seq, idx[k], seq, win) > 0) {
+                    win = idx[k];
+                }
+            }
+            if (run->mask != NULL && run->mask[win] != NULL && !by_seq && j - i > 1) {
                 merge_partial(run, idx + i, j - i, nout, &ov);
+            }
+            if (run->w->count_replaced) {
+                run->w->replaced += j - i - 1; /* each later row replaced the one before */
             }
             idx[nout++] = win;
             i = j;
@@ -1042,7 +1164,8 @@ stage_mow_lookup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
     /* Whether an old row is a delete-sign row matters only to consumers of has_old / old values
      * (added stages, partial update): reading it costs a point read per updated key, so plain
      * upserts skip it (has_old is then "found"). */
-    bool need_sign = sc->delete_sign_col >= 0 && (run->wants != 0 || run->mask != NULL);
+    bool need_sign = sc->delete_sign_col >= 0 &&
+                     (run->wants != 0 || run->mask != NULL || run->w->count_replaced);
     if (need_sign &&
         fetch_old(run, found, loc, (uint32_t)sc->delete_sign_col, &old_sign, err) != DB_OK) {
         return DB_ERR;
@@ -1060,7 +1183,8 @@ stage_mow_lookup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
     uint32_t nkeep = 0, nmarks = 0;
     bool any_old = false;
     for (uint32_t r = 0; r < n; r++) {
-        if (found[r] && sc->seq_col >= 0 && cell_cmp(&old_seq, r, &b->cols[sc->seq_col], r) > 0) {
+        if (found[r] && gives_seq(run, r) && !(run->seq_done != NULL && run->seq_done[r]) &&
+            cell_cmp(&old_seq, r, &b->cols[sc->seq_col], r) > 0) {
             continue; /* the stored row has a higher sequence value: this write loses */
         }
         uint32_t k = nkeep++;
@@ -1075,7 +1199,9 @@ stage_mow_lookup(void *ctx, stor_chain_batch *b, stor_txn *txn, db_error *err)
         ops[k] = is_sign_set(new_sign, r) ? STOR_OP_DELETE
                  : has_old[k]             ? STOR_OP_UPDATE
                                           : STOR_OP_INSERT;
+        run->w->replaced += run->w->count_replaced && ops[k] == STOR_OP_UPDATE;
     }
+    run->seq_done = NULL; /* indexes the rows before the compaction below */
     add_marks(txn, b->tablet_id, marks, nmarks, b->a);
     run->w->nchanges += nmarks;
     if (nkeep < n) {

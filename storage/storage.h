@@ -614,6 +614,10 @@ int stor_txn_commit(stor_engine *e, stor_txn *txn, uint64_t tso, db_error *err);
 /* stor_txn_commit with the TSO taken from alloc under the commit mutex, so TSOs ascend with the
  * versions they publish; *tso gets it. alloc NULL: commit at *tso. */
 int stor_txn_commit_at(stor_engine *e, stor_txn *txn, cat_tso *alloc, uint64_t *tso, db_error *err);
+/* Whether err is a commit refused because delete marks by location (DELETE / UPDATE of tables
+ * without merge-on-write) name a rowset that compaction replaced after the statement's scan:
+ * nothing was written, and running the statement again on a new snapshot can succeed. */
+bool stor_error_is_compacted(const db_error *err);
 /* ==== end engine, tablets, commits ==== */
 
 /* ==== compaction ==== */
@@ -693,6 +697,39 @@ stor_tablet_id_of(int64_t partition_id, uint32_t bucket)
 {
     return ((uint64_t)partition_id << 16) | (bucket & 0xFFFFu);
 }
+
+/* The inverses of stor_tablet_id_of: the catalog partition id and the bucket of a tablet id
+ * (the only place that knows the layout besides stor_tablet_id_of). */
+static inline int64_t
+stor_tablet_partition_of(uint64_t tablet_id)
+{
+    return (int64_t)(tablet_id >> 16);
+}
+
+static inline uint32_t
+stor_tablet_bucket_of(uint64_t tablet_id)
+{
+    return (uint32_t)(tablet_id & 0xFFFFu);
+}
+
+/* ---- catalog-driven maintenance (stor_gc.c): the rules, scheduled by server/ ---- */
+
+/* Drop every tablet whose partition belongs to no live table and no table in the recycle bin
+ * (dropped tables and partitions, TRUNCATE's old partitions, tables erased from the bin), one
+ * drop record for all of them. *ndropped (may be NULL) gets how many. Blocks on the edit log
+ * and file I/O: a worker thread. */
+int stor_gc_tablets(stor_engine *e, cat_meta *m, size_t *ndropped, db_error *err);
+
+/* The catalog view of background compaction: stor_catalog_compaction_allow is a
+ * stor_compact_allow_fn whose ctx is a stor_catalog_ctx (owned by the caller, alive while the
+ * compaction thread runs). A tablet is compacted when its partition belongs to a live table
+ * without the property disable_auto_compaction; the table's delete-sign column is handed to
+ * the tablet on the way (stor_tablet_set_delete_sign_uid). */
+typedef struct stor_catalog_ctx {
+    stor_engine *engine;
+    cat_meta *meta;
+} stor_catalog_ctx;
+bool stor_catalog_compaction_allow(void *ctx, uint64_t tablet_id);
 
 /* What storage needs of a table, copied out of the catalog (so no catalog lock is held while
  * writing or scanning). Built by stor_schema_from_table in an arena. */
@@ -842,6 +879,14 @@ void stor_writer_add_extra(stor_writer *w, uint16_t kind, const void *data, size
  * without merge-on-write, locations from a scan). */
 int stor_writer_delete_rows(stor_writer *w, uint64_t tablet_id, uint64_t rowset_id,
                             uint32_t segment_id, const uint32_t *rows, uint32_t n, db_error *err);
+
+/* REPLACE's affected rows: from now on the commit counts the rows that replace a row of their
+ * key: a UNIQUE row whose key a later row of the writer rewrites (deduplication), and, on a
+ * merge-on-write table, a row whose key has a live row in the table (an old delete-sign row
+ * does not count). Costs a point read of the delete sign per updated key. stor_writer_replaced
+ * reads the count after stor_writer_commit (before the free). */
+void stor_writer_count_replaced(stor_writer *w);
+uint64_t stor_writer_replaced(const stor_writer *w);
 
 /* Rows buffered so far (after nothing is deduplicated) and whether anything is pending. */
 uint64_t stor_writer_rows(const stor_writer *w);

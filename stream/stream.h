@@ -33,6 +33,11 @@ typedef enum strm_prev_kind {
     STRM_PREV_NONE = 0,     /* no offset: the partition is read whole (historical scan) */
     STRM_PREV_INIT = 1,     /* the offset taken at creation (cat_stream.init) */
     STRM_PREV_ADVANCED = 2, /* an offset a consumption committed */
+    /* No offset, and the read was the stream's initial rows (show_initial_rows = true, a
+     * partition the base table had at CREATE STREAM): as NONE, but a lost compare-and-set is
+     * "history offset already consumed" (E22) instead of "target ..." (E21). Only in
+     * STRM_EXTRA_ADVANCE sections; readers see NONE. */
+    STRM_PREV_INITIAL_ROWS = 3,
 } strm_prev_kind;
 
 /* The advanced offset of (stream_id, part_id): true with *tso and *last_ms (wall ms of the

@@ -140,7 +140,7 @@ decode(const uint8_t *p, size_t len, dec_adv *d)
 }
 
 /* Compare-and-set, under the engine's commit mutex: every partition must still stand where the
- * statement read it (E21 / E22). */
+ * statement read it (E21; E22 for initial rows, README.md §Invariants I2). */
 static int
 check(void *ctx, uint16_t kind, const void *data, size_t len, db_error *err)
 {
@@ -162,8 +162,8 @@ check(void *ctx, uint16_t kind, const void *data, size_t len, db_error *err)
         if (!same) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s offset already consumed: %.*s-%.*s-%lld-%llu vs %llu",
-                     pk == STRM_PREV_NONE ? "history" : "target", (int)d.dl, d.db, (int)d.sl,
-                     d.stream, (long long)pid, (unsigned long long)next,
+                     pk == STRM_PREV_INITIAL_ROWS ? "history" : "target", (int)d.dl, d.db,
+                     (int)d.sl, d.stream, (long long)pid, (unsigned long long)next,
                      (unsigned long long)(e != NULL ? e->tso : 0));
             rc = db_error_set(err, ER_DORIS, msg);
         }

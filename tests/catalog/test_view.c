@@ -123,16 +123,23 @@ Test(cat_view, encoding_version_1_still_decodes)
     buf enc;
     buf_init(&enc);
     cat_table_encode(t, &enc);
-    cr_assert_eq(enc.data[0], 3);
-    cr_assert_eq(enc.data[enc.len - 2], 0); /* version 2 trailer: not a view */
-    cr_assert_eq(enc.data[enc.len - 1], 0); /* version 3 trailer: not a stream */
-    enc.data[0] = 2;                        /* what version 2 wrote: no stream trailer */
-    cat_table *v2 = cat_table_decode(enc.data, enc.len - 1, &err);
+    cr_assert_eq(enc.data[0], 4);
+    cr_assert_eq(enc.data[enc.len - 6], 0); /* version 2 trailer: not a view */
+    cr_assert_eq(enc.data[enc.len - 5], 0); /* version 3 trailer: not a stream */
+    /* version 4 trailer: no indexes (u32 0) */
+    cr_assert_eq(memcmp(enc.data + enc.len - 4, "\0\0\0\0", 4), 0);
+    enc.data[0] = 3; /* what version 3 wrote: no index list */
+    cat_table *v3 = cat_table_decode(enc.data, enc.len - 4, &err);
+    cr_assert_not_null(v3, "%s", err.msg);
+    cr_assert_eq(v3->nindexes, 0);
+    cat_table_free(v3);
+    enc.data[0] = 2; /* what version 2 wrote: no stream trailer */
+    cat_table *v2 = cat_table_decode(enc.data, enc.len - 5, &err);
     cr_assert_not_null(v2, "%s", err.msg);
     cr_assert_null(v2->stream);
     cat_table_free(v2);
     enc.data[0] = 1; /* what version 1 wrote: no trailer */
-    cat_table *old = cat_table_decode(enc.data, enc.len - 2, &err);
+    cat_table *old = cat_table_decode(enc.data, enc.len - 6, &err);
     cr_assert_not_null(old, "%s", err.msg);
     cr_assert_null(old->view_sql);
     cr_assert_str_eq(old->name, "t");
@@ -192,7 +199,7 @@ Test(cat_view, stream_definition_round_trips)
     cat_table_free(copy);
     cat_table_free(back);
     /* a bad type is refused */
-    enc.data[enc.len - 4 - 2 * 16 - 8 - 2] = 9;
+    enc.data[enc.len - 4 - 4 - 2 * 16 - 8 - 2] = 9; /* before the index count and the offsets */
     cr_assert_null(cat_table_decode(enc.data, enc.len, &err));
     buf_destroy(&enc);
     cat_props_destroy(&t.props);

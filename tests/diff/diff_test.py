@@ -219,6 +219,43 @@ def load_statements(rnd, nrows):
     return out
 
 
+# UPDATE assignments: (target, expression, columns it reads). Values stay in range and within
+# VARCHAR(20); k is td's DUPLICATE key (a key column updated).
+ASSIGNS = [("a", "a + 1", "a"), ("a", "c * 10 - a", "ac"), ("a", "NULL", ""), ("b", "b - a", "ab"),
+           ("c", "IF(c > 3, c - 1, c)", "c"), ("c", "c", "c"), ("k", "k + 1", "k"),
+           ("k", "IFNULL(c, 0) + 1", "c"), ("s", "UPPER(s)", "s"), ("s", "LOWER(s)", "s"),
+           ("s", "SUBSTRING(s, 1, 3)", "s"), ("s", "CONCAT(IFNULL(SUBSTRING(s, 1, 2), ''), 'x')",
+                                                "s"),
+           ("d", "d + 1.5", "d"), ("f", "f + 0.25", "f"), ("f", "f", "f"), ("dt", "NULL", "")]
+
+
+def dml_statements(rnd, gen, nrows, n):
+    """n UPDATE statements on td (a DUPLICATE table on Rivulet, a table without keys on
+    MariaDB: delete-by-location plus insert there) and REPLACE batches on tu, run on both
+    servers with the affected rows compared (MySQL's changed rows / 1 per new row, 2 per
+    replaced row). Assignments never read a column assigned before them in the statement
+    (MySQL evaluates them left to right, Rivulet against the old row)."""
+    names = [c[0] for c in COLS]
+    out = []
+    for i in range(n):
+        if i % 5 == 4:
+            ups = [gen_row(rnd, j, j) for j in sorted(rnd.sample(range(1, nrows + 50), 8))]
+            if rnd.random() < 0.3:
+                ups.append(dict(ups[0], s="dup"))  # the same key twice in one statement
+            vals = ", ".join("(" + ", ".join(sql_lit(r[c]) for c in names) + ")" for r in ups)
+            out.append("REPLACE INTO tu (%s) VALUES %s" % (", ".join(names), vals))
+            continue
+        sets, assigned = [], set()
+        for tgt, expr, reads in rnd.sample(ASSIGNS, rnd.randint(1, 3)):
+            if tgt in assigned or any(c in assigned for c in reads):
+                continue
+            assigned.add(tgt)
+            sets.append("%s = %s" % (tgt, expr))
+        where = " WHERE " + gen.cond() if rnd.random() < 0.85 else ""
+        out.append("UPDATE td SET %s%s" % (", ".join(sets), where))
+    return out
+
+
 # ---------------------------------------------------------------- query grammar
 
 class Gen:
@@ -679,6 +716,8 @@ def main():
                     help="subquery queries run after the generated ones")
     ap.add_argument("--setops", type=int, default=200,
                     help="EXTRACT and parenthesised set-operation queries run last")
+    ap.add_argument("--dml", type=int, default=60,
+                    help="UPDATE (td) / REPLACE (tu) statements after the load")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--no-accents", action="store_true",
@@ -709,6 +748,23 @@ def main():
         for rsql, msql in load_statements(rnd, args.rows):
             rc.cursor().execute(rsql)
             mc.cursor().execute(msql)
+        dml_bad = 0
+        for sql in dml_statements(rnd, Gen(random.Random(args.seed + 3)), args.rows, args.dml):
+            counts = []
+            for conn in (rc, mc):
+                with conn.cursor() as cur:
+                    try:
+                        counts.append(cur.execute(sql))
+                    except pymysql.err.MySQLError as e:
+                        counts.append("ERROR %s" % (e,))
+            if args.verbose:
+                print(sql)
+            if counts[0] != counts[1]:
+                dml_bad += 1
+                print("DML MISMATCH: %s\n  rivulet: %s\n  mariadb: %s" % (sql, counts[0], counts[1]))
+        if dml_bad:
+            print("FAILED: %d DML statements differ in their affected rows" % dml_bad)
+            return 1
         setup = time.monotonic() - t0
         # sanity: the loaded contents are the same
         for t in ("tu", "td"):

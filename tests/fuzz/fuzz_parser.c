@@ -12,27 +12,73 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "binlog/binlog.h"
 #include "catalog/catalog.h"
 #include "common/arena.h"
 #include "common/mem.h"
 #include "planner/planner.h"
+#include "storage/storage.h"
+#include "stream/stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* One catalog for the whole fuzzing process: opening one per input would dominate the run. */
-static cat_meta *
+/* One catalog and storage stack for the whole fuzzing process (opening one per input would
+ * dominate the run), attached as the server attaches them. */
+typedef struct fuzz_store {
+    char dir[64];
+    cat_meta *meta;
+    stor_engine *engine;
+    bl_log *binlog;
+    strm_state *streams;
+} fuzz_store;
+
+static int
+fuzz_attach(void *ctx, cat_editlog *log, cat_meta *m, db_error *err)
+{
+    (void)m;
+    fuzz_store *fs = ctx;
+    char path[128];
+    snprintf(path, sizeof path, "%s/storage", fs->dir);
+    fs->engine = stor_engine_new(path, log, err);
+    if (fs->engine == NULL) {
+        return DB_ERR;
+    }
+    snprintf(path, sizeof path, "%s/storage/binlog", fs->dir);
+    fs->binlog = bl_log_new(path, fs->engine, log, err);
+    if (fs->binlog == NULL) {
+        return DB_ERR;
+    }
+    fs->streams = strm_new(fs->engine, log);
+    return DB_OK;
+}
+
+static const fuzz_store *
 fuzz_catalog(void)
 {
-    static cat_meta *meta;
-    if (meta == NULL) {
-        char dir[] = "/tmp/rivulet-fuzz-catalog.XXXXXX";
+    static fuzz_store fs;
+    if (fs.meta == NULL) {
+        snprintf(fs.dir, sizeof fs.dir, "/tmp/rivulet-fuzz-catalog.XXXXXX");
         db_error err;
         db_error_clear(&err);
-        if (mkdtemp(dir) != NULL) {
-            meta = cat_meta_open(dir, NULL, &err);
+        char meta[128], storage[128];
+        if (mkdtemp(fs.dir) == NULL) {
+            abort();
+        }
+        snprintf(meta, sizeof meta, "%s/meta", fs.dir);
+        snprintf(storage, sizeof storage, "%s/storage", fs.dir);
+        if (mkdir(meta, 0700) != 0 || mkdir(storage, 0700) != 0) {
+            abort();
+        }
+        cat_meta_config mc = {.attach = fuzz_attach, .attach_ctx = &fs};
+        fs.meta = cat_meta_open(meta, &mc, &err);
+        if (fs.meta == NULL) {
+            abort();
         }
     }
-    return meta;
+    return &fs;
 }
 
 static int
@@ -85,7 +131,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&si, 0, sizeof si);
     si.version = "5.7.99-fuzz";
     si.max_allowed_packet = 1 << 20;
-    si.meta = fuzz_catalog();
+    const fuzz_store *fs = fuzz_catalog();
+    si.meta = fs->meta;
+    si.engine = fs->engine;
+    si.binlog = fs->binlog;
+    si.streams = fs->streams;
     plan_server *srv = plan_server_new(&si);
     plan_session_init ss = {
             .conn_id = 1, .user = "root", .host = "127.0.0.1", .db = NULL, .collation = 45};

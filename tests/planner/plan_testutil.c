@@ -4,10 +4,18 @@
 
 #include <criterion/criterion.h>
 
+#include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "binlog/binlog.h"
+#include "catalog/catalog.h"
 #include "common/mem.h"
+#include "storage/storage.h"
+#include "stream/stream.h"
 
 static int sink_columns(void *ctx, const plan_column *cols, size_t ncols, db_error *err);
 static int sink_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err);
@@ -49,19 +57,94 @@ sink_row(void *ctx, const plan_cell *cells, size_t ncols, db_error *err)
     return DB_OK;
 }
 
-tx *
-tx_new_hooks(const plan_hooks *hooks)
+/* cat_meta_config.attach, as the server does it: storage, Row Binlog and streams register their
+ * records and image sections on the catalog's edit log before the replay. */
+static int
+attach_storage(void *ctx, cat_editlog *log, cat_meta *m, db_error *err)
+{
+    (void)m;
+    tx_store *st = ctx;
+    char path[160];
+    snprintf(path, sizeof path, "%s/storage", st->dir);
+    st->engine = stor_engine_new(path, log, err);
+    if (st->engine == NULL) {
+        return DB_ERR;
+    }
+    snprintf(path, sizeof path, "%s/storage/binlog", st->dir);
+    st->binlog = bl_log_new(path, st->engine, log, err);
+    if (st->binlog == NULL) {
+        return DB_ERR;
+    }
+    st->streams = strm_new(st->engine, log);
+    return DB_OK;
+}
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+void
+tx_store_open(tx_store *st, const char *dir)
+{
+    memset(st, 0, sizeof *st);
+    snprintf(st->dir, sizeof st->dir, "%s", dir);
+    char meta_dir[160], storage_dir[160];
+    snprintf(meta_dir, sizeof meta_dir, "%s/meta", dir);
+    snprintf(storage_dir, sizeof storage_dir, "%s/storage", dir);
+    cr_assert(mkdir(meta_dir, 0700) == 0 || errno == EEXIST, "mkdir %s", meta_dir);
+    cr_assert(mkdir(storage_dir, 0700) == 0 || errno == EEXIST, "mkdir %s", storage_dir);
+    cat_meta_config mc = {.attach = attach_storage, .attach_ctx = st};
+    db_error err = {0};
+    st->meta = cat_meta_open(meta_dir, &mc, &err);
+    cr_assert_not_null(st->meta, "cat_meta_open: %s", err.msg);
+    uint64_t nremoved = 0;
+    cr_assert_eq(stor_engine_remove_orphans(st->engine, &nremoved, &err), DB_OK, "%s", err.msg);
+    cr_assert_eq(bl_log_remove_orphans(st->binlog, &nremoved, &err), DB_OK, "%s", err.msg);
+}
+
+void
+tx_store_close(tx_store *st, bool checkpoint)
+{
+    stor_engine_stop_compaction(st->engine);
+    cat_meta_close(st->meta, checkpoint);
+    stor_engine_free(st->engine); /* after the close: its checkpoint writes the tablet image */
+    bl_log_free(st->binlog);
+    strm_free(st->streams);
+    memset(st, 0, sizeof *st);
+}
+
+void
+tx_store_server_init(const tx_store *st, plan_server_init *si)
+{
+    memset(si, 0, sizeof *si);
+    si->version = "5.7.99-rivulet-test";
+    si->version_comment = "Rivulet test";
+    si->port = 9030;
+    si->max_connections = 100;
+    si->max_allowed_packet = 16777216;
+    si->datadir = st->dir;
+    si->system_time_zone = "UTC";
+    si->meta = st->meta;
+    si->engine = st->engine;
+    si->binlog = st->binlog;
+    si->streams = st->streams;
+}
+
+static tx *
+tx_over(const char *dir, bool owns_dir, const plan_hooks *hooks)
 {
     tx *t = mem_calloc(1, sizeof *t);
+    snprintf(t->dir, sizeof t->dir, "%s", dir);
+    t->owns_dir = owns_dir;
+    tx_store_open(&t->store, dir);
+    t->meta = t->store.meta;
     plan_server_init si;
-    memset(&si, 0, sizeof si);
-    si.version = "5.7.99-rivulet-test";
-    si.version_comment = "Rivulet test";
-    si.port = 9030;
-    si.max_connections = 100;
-    si.max_allowed_packet = 16777216;
-    si.datadir = "/tmp/rivulet-test/";
-    si.system_time_zone = "UTC";
+    tx_store_server_init(&t->store, &si);
     if (hooks) {
         si.hooks = *hooks;
     }
@@ -78,6 +161,34 @@ tx_new_hooks(const plan_hooks *hooks)
 }
 
 tx *
+tx_new_hooks(const plan_hooks *hooks)
+{
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/rivulet-plantest-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp failed");
+    return tx_over(dir, true, hooks);
+}
+
+tx *
+tx_open(const char *dir)
+{
+    return tx_over(dir, false, NULL);
+}
+
+void
+tx_close(tx *t, bool checkpoint)
+{
+    plan_session_free(t->s);
+    plan_server_free(t->srv);
+    tx_store_close(&t->store, checkpoint);
+    if (t->owns_dir) {
+        nftw(t->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    arena_free(t->a);
+    mem_free(t);
+}
+
+tx *
 tx_new(void)
 {
     return tx_new_hooks(NULL);
@@ -86,10 +197,7 @@ tx_new(void)
 void
 tx_free(tx *t)
 {
-    plan_session_free(t->s);
-    plan_server_free(t->srv);
-    arena_free(t->a);
-    mem_free(t);
+    tx_close(t, false);
 }
 
 static int exec_text(tx *t, const char *sql, size_t stmt_len, bool multi);

@@ -12,7 +12,28 @@
 #define TX_MAX_COLS  32
 #define TX_MAX_CELLS 32768
 
+/* A real catalog, storage engine, Row Binlog and stream state in a directory: the planner is
+ * tested as the server runs it (dir/meta, dir/storage). */
+typedef struct tx_store {
+    char dir[128];
+    cat_meta *meta;
+    stor_engine *engine;
+    bl_log *binlog;
+    strm_state *streams;
+} tx_store;
+
+/* Open (or reopen: replay, orphan removal) the store in dir, which must exist. */
+void tx_store_open(tx_store *st, const char *dir);
+/* Close it (checkpoint: write an image first, so a reopen replays nothing). */
+void tx_store_close(tx_store *st, bool checkpoint);
+/* A plan_server_init over st with the fixture's defaults (version, limits, UTC). */
+void tx_store_server_init(const tx_store *st, plan_server_init *si);
+
 typedef struct tx {
+    char dir[128];
+    bool owns_dir;  /* tx_new: the directory is the fixture's and removed by tx_free */
+    tx_store store; /* the catalog and storage the server runs on */
+    cat_meta *meta; /* store.meta */
     plan_server *srv;
     plan_session *s;
     arena *a;
@@ -27,10 +48,15 @@ typedef struct tx {
     char buf[1024];
 } tx;
 
-/* New fixture: server with default init (and optional hooks), session for user root@127.0.0.1. */
+/* New fixture: a catalog + storage in a fresh temporary directory, a server over them with
+ * default init (and optional hooks), a session for user root@127.0.0.1. */
 tx *tx_new(void);
 tx *tx_new_hooks(const plan_hooks *hooks);
 void tx_free(tx *t);
+/* A fixture over the store in dir (kept by tx_close: reopen it with tx_open to test durability). */
+tx *tx_open(const char *dir);
+/* Free the session and server, close the store (checkpoint as tx_store_close). */
+void tx_close(tx *t, bool checkpoint);
 /* Run one statement; returns rc; results in t. */
 int tx_exec(tx *t, const char *sql);
 /* Run the statement sql[0..stmt_len) of a multi-statement text through plan_execute_multi (sql

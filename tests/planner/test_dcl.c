@@ -14,7 +14,8 @@
 #include "tests/planner/plan_testutil.h"
 
 static char dir[64];
-static cat_meta *meta;
+static tx_store store;
+static cat_meta *meta; /* store.meta */
 static plan_server *srv;
 
 static void dcl_setup(void);
@@ -30,17 +31,10 @@ static void expect_password(const char *user, const char *host, const char *pass
 static void
 server_open(const plan_hooks *hooks)
 {
-    db_error err = {0};
-    meta = cat_meta_open(dir, NULL, &err);
-    cr_assert_not_null(meta, "cat_meta_open: %s", err.msg);
+    tx_store_open(&store, dir);
+    meta = store.meta;
     plan_server_init si;
-    memset(&si, 0, sizeof si);
-    si.version = "5.7.99-rivulet-test";
-    si.version_comment = "Rivulet test";
-    si.max_connections = 100;
-    si.max_allowed_packet = 16777216;
-    si.system_time_zone = "UTC";
-    si.meta = meta;
+    tx_store_server_init(&store, &si);
     if (hooks) {
         si.hooks = *hooks;
     }
@@ -52,7 +46,7 @@ server_close(void)
 {
     plan_server_free(srv);
     srv = NULL;
-    cat_meta_close(meta, false);
+    tx_store_close(&store, false);
     meta = NULL;
 }
 
@@ -321,6 +315,12 @@ Test(plan_dcl, unprivileged_user_is_denied)
     cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_CREATE, "db1", NULL, &err), DB_ERR);
     cr_assert_eq(err.code, 1044);
     cr_assert_str_eq(err.msg, "Access denied for user 'alice'@'%' to database 'db1'");
+    /* information_schema is readable by all: a check including SELECT_PRIV passes. */
+    db_error_clear(&err);
+    cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_ALL, "information_schema", "TABLES", &err), DB_OK);
+    db_error_clear(&err);
+    cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_LOAD, "information_schema", "TABLES", &err),
+                 DB_ERR);
 
     /* Granted: table and database levels pass; other privileges still refused. */
     ok(root, "GRANT SELECT_PRIV ON db1.t1 TO alice");
@@ -445,6 +445,67 @@ Test(plan_dcl, kill_of_another_account_needs_admin)
     logout(root);
 }
 
+/* SHOW PROCESSLIST: others' sessions only for root and ADMIN_PRIV holders (MySQL's PROCESS). */
+Test(plan_dcl, processlist_of_others_needs_admin)
+{
+    server_close();
+    plan_hooks h = {NULL, fake_processlist, fake_kill};
+    server_open(&h);
+    tx *root = login("root", "127.0.0.1", "%", 1);
+    ok(root, "CREATE USER alice");
+    ok(root, "CREATE USER bob");
+    tx *alice = login("alice", "127.0.0.1", "%", 2);
+    tx *bob = login("bob", "127.0.0.1", "%", 3);
+    ok(root, "SHOW PROCESSLIST");
+    cr_assert_eq(root->nrows, 2);
+    ok(alice, "SHOW FULL PROCESSLIST");
+    cr_assert_eq(alice->nrows, 1);
+    cr_assert_str_eq(tx_cell(alice, 0, 0), "2");
+    cr_assert_str_eq(tx_cell(alice, 0, 1), "alice");
+    ok(bob, "SHOW PROCESSLIST");
+    cr_assert_eq(bob->nrows, 0);
+    ok(root, "GRANT ADMIN_PRIV ON *.* TO bob");
+    ok(bob, "SHOW PROCESSLIST");
+    cr_assert_eq(bob->nrows, 2);
+    logout(bob);
+    logout(alice);
+    logout(root);
+}
+
+/* COM_FIELD_LIST describes a table only to an account with some privilege on it (1142, before
+ * the lookup, as DESC). */
+Test(plan_dcl, field_list_needs_a_privilege_on_the_table)
+{
+    tx *root = login("root", "127.0.0.1", "%", 1);
+    ok(root, "CREATE DATABASE db1");
+    ok(root, "CREATE TABLE db1.t1 (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) "
+             "BUCKETS 1");
+    ok(root, "CREATE TABLE db1.t2 (k INT, secret INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) "
+             "BUCKETS 1");
+    ok(root, "CREATE USER alice");
+    ok(root, "GRANT SELECT_PRIV ON db1.t1 TO alice");
+    tx *alice = login("alice", "127.0.0.1", "%", 2);
+    ok(alice, "USE db1");
+    plan_column *cols;
+    size_t n;
+    db_error err = {0};
+    cr_assert_eq(plan_field_list(alice->s, "t1", NULL, alice->a, &cols, &n, &err), DB_OK, "%s",
+                 err.msg);
+    cr_assert_eq(n, 2);
+    db_error_clear(&err);
+    cr_assert_eq(plan_field_list(alice->s, "t2", NULL, alice->a, &cols, &n, &err), DB_ERR);
+    cr_assert_eq(err.code, 1142);
+    cr_assert_str_eq(err.msg, "SELECT command denied to user 'alice'@'%' for table 't2'");
+    db_error_clear(&err);
+    cr_assert_eq(plan_field_list(alice->s, "nope", NULL, alice->a, &cols, &n, &err), DB_ERR);
+    cr_assert_eq(err.code, 1142);
+    db_error_clear(&err);
+    cr_assert_eq(plan_field_list(root->s, "nope", NULL, root->a, &cols, &n, &err), DB_ERR);
+    cr_assert_eq(err.code, 1046); /* root has no current database */
+    logout(alice);
+    logout(root);
+}
+
 Test(plan_dcl, prepare_show_grants_describes_one_column)
 {
     tx *root = login("root", "127.0.0.1", "%", 1);
@@ -464,15 +525,22 @@ Test(plan_dcl, prepare_show_grants_describes_one_column)
 
 /* ---- without a catalog (the other planner tests) ---- */
 
-Test(plan_dcl_nocat, statements_need_a_catalog_and_checks_pass)
+Test(plan_dcl_fixture, unknown_accounts_fail_closed)
 {
     tx *t = tx_new();
-    cr_assert_eq(tx_err(t, "CREATE USER u"), 1235);
-    cr_assert_eq(tx_err(t, "SHOW GRANTS"), 1235);
     plan_ectx cx = {.s = t->s};
     db_error err = {0};
     db_error_clear(&err);
-    cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_SELECT, "d", "t", &err), DB_OK);
+    cr_assert_eq(plan__check_priv(&cx, CAT_PRIV_SELECT, "d", "t", &err), DB_OK); /* root */
+    /* An account the catalog does not know has no privilege at all. */
+    plan_session_init si = {.conn_id = 9, .user = "nobody", .host = "h", .collation = 45};
+    plan_session *s2 = plan_session_new(t->srv, &si);
+    plan_ectx cx2 = {.s = s2};
+    db_error_clear(&err);
+    cr_assert_neq(plan__check_priv(&cx2, CAT_PRIV_SELECT, "d", "t", &err), DB_OK);
+    cr_assert_eq(err.code, 1142, "%d %s", err.code, err.msg);
+    cr_assert(!plan__is_admin(s2));
+    plan_session_free(s2);
     /* USER and friends stay usable as names. */
     cr_assert_str_eq(tx_one(t, "SELECT 1 AS user"), "1");
     cr_assert_str_eq(tx_one(t, "SELECT 2 AS users, 3 AS grants"), "2");

@@ -181,7 +181,7 @@ Test(plan_hint, prepared_statements)
 /* ---- information_schema and SHOW filtered by privileges ---- */
 
 static char dir[64];
-static cat_meta *meta;
+static tx_store store;
 static plan_server *srv;
 static tx *root;
 
@@ -215,17 +215,9 @@ priv_setup(void)
 {
     snprintf(dir, sizeof dir, "/tmp/rivulet-test-hint-XXXXXX");
     cr_assert_not_null(mkdtemp(dir));
-    db_error err = {0};
-    meta = cat_meta_open(dir, NULL, &err);
-    cr_assert_not_null(meta, "cat_meta_open: %s", err.msg);
+    tx_store_open(&store, dir);
     plan_server_init si;
-    memset(&si, 0, sizeof si);
-    si.version = "5.7.99-rivulet-test";
-    si.version_comment = "Rivulet test";
-    si.max_connections = 100;
-    si.max_allowed_packet = 16777216;
-    si.system_time_zone = "UTC";
-    si.meta = meta;
+    tx_store_server_init(&store, &si);
     srv = plan_server_new(&si);
     root = login("root", "%", 1);
     static const char *const setup[] = {
@@ -248,7 +240,7 @@ priv_teardown(void)
 {
     logout(root);
     plan_server_free(srv);
-    cat_meta_close(meta, false);
+    tx_store_close(&store, false);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_expect_eq(system(cmd), 0);

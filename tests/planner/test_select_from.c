@@ -278,7 +278,7 @@ Test(plan_select_from, columns_lists_information_schema_columns)
     cr_assert_eq(t->ncols, 7);
     cr_assert_str_eq(t->cols[6].name, "LAST_CONSUMPTION_TIME");
     must(t, "select privilege_type, grantee from information_schema.user_privileges where "
-            "privilege_type = 'select'");
+            "privilege_type = 'select_priv'");
     cr_assert_str_eq(column_text(t, 1), "'root'@'%'");
     cr_assert_str_eq(tx_one(t, "select count(*) from information_schema.collations where "
                                "is_default = 'Yes' and character_set_name = 'utf8mb4'"),

@@ -462,3 +462,83 @@ Test(binlog, detail_and_append_only)
     mem_free(c);
     stu_env_close(&v);
 }
+
+/* A snapshot of the test tablet (bucket 0 of stu_part). */
+static void
+test_snapshot(stu_env *v, stor_snapshot *snap)
+{
+    stor_tablet *t = stor_engine_tablet(v->eng, stor_tablet_id_of(stu_part, 0), false);
+    cr_assert_not_null(t);
+    stor_tablet_snapshot(t, snap);
+}
+
+/* Partitions read whole by a stream (planner/plan_stream.c) come from the records when the
+ * binlog is complete, whatever compaction merged; otherwise from the data, each row of a
+ * commit's own rowset with its record's LSN. */
+Test(binlog, complete_until_cleanup_and_rowset_lsns_until_compaction)
+{
+    stu_env v;
+    stu_env_open(&v, STU_ENV_TSO | STU_ENV_BINLOG, 0);
+    stor_schema dup = stu_dup_schema();
+    dup.binlog_row = true;
+    uint64_t t1 = stu_write_range(&v, &dup, 0, 3, 1, 0);
+    uint64_t t2 = stu_write_range(&v, &dup, 10, 12, 1, 0);
+    uint64_t t3 = stu_write_range(&v, &dup, 20, 24, 1, 0);
+    cr_assert(t1 < t2 && t2 < t3);
+    size_t n;
+    chg *c = read_changes(&v, &dup, 0, UINT64_MAX, BL_MODE_RAW, false, 4096, &n);
+    cr_assert_eq(n, 9);
+    stor_snapshot snap;
+    test_snapshot(&v, &snap);
+    cr_assert(bl_log_complete(v.bl, &snap, UINT64_MAX));
+    cr_assert(bl_log_complete(v.bl, &snap, t1));
+    /* each commit's own rowset: row i of its segment has the i-th record's LSN */
+    arena *a = arena_new(0);
+    cr_assert_eq(snap.nrowsets, 3);
+    size_t rec = 0;
+    for (size_t r = 0; r < snap.nrowsets; r++) {
+        uint64_t *seg = NULL;
+        cr_assert(bl_log_rowset_lsns(v.bl, &snap, r, a, &seg));
+        cr_assert_eq(snap.rowsets[r].nsegments, 1);
+        for (uint64_t i = 0; i < snap.rowsets[r].rows; i++, rec++) {
+            cr_assert_eq(seg[0] + i, (uint64_t)c[rec].lsn);
+            cr_assert_eq(snap.rowsets[r].commit_tso, (uint64_t)c[rec].tso);
+        }
+    }
+    stor_snapshot_destroy(&snap);
+    /* compaction merges the three rowsets: still complete, but the output is no commit's own */
+    db_error e;
+    db_error_clear(&e);
+    stor_compact_stats st;
+    cr_assert_eq(
+            stor_compact_tablet(v.eng, stor_tablet_id_of(stu_part, 0), STOR_COMPACT_BASE, &st, &e),
+            DB_OK, "%s", e.msg);
+    cr_assert_eq(st.merged_rowsets, 3);
+    test_snapshot(&v, &snap);
+    cr_assert_eq(snap.nrowsets, 1);
+    cr_assert(bl_log_complete(v.bl, &snap, UINT64_MAX));
+    uint64_t *seg = NULL;
+    cr_assert_not(bl_log_rowset_lsns(v.bl, &snap, 0, a, &seg));
+    stor_snapshot_destroy(&snap);
+    /* a fourth commit, then the first commit's records expire: incomplete from t1 on */
+    uint64_t t4 = stu_write_range(&v, &dup, 30, 31, 1, 0);
+    size_t np = 0;
+    expire_at = t1;
+    dead_tablet = 0;
+    cr_assert_eq(bl_log_cleanup(v.bl, expire_fn, dead_fn, NULL, &np, &e), DB_OK, "%s", e.msg);
+    cr_assert_eq(np, 1);
+    expire_at = 0;
+    test_snapshot(&v, &snap);
+    cr_assert_not(bl_log_complete(v.bl, &snap, UINT64_MAX));
+    cr_assert_not(bl_log_complete(v.bl, &snap, t1));
+    cr_assert(bl_log_complete(v.bl, &snap, t1 - 1)); /* no version at or below: nothing missing */
+    /* the fourth commit's rowset still has its records */
+    cr_assert_eq(snap.nrowsets, 2);
+    cr_assert_eq(snap.rowsets[1].commit_tso, t4);
+    cr_assert(bl_log_rowset_lsns(v.bl, &snap, 1, a, &seg));
+    cr_assert_eq(seg[0], (uint64_t)c[n - 1].lsn + 1);
+    stor_snapshot_destroy(&snap);
+    arena_free(a);
+    mem_free(c);
+    stu_env_close(&v);
+}

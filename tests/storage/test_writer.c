@@ -432,6 +432,44 @@ Test(stor_writer, mow_delete_sign)
     stu_env_close(&v);
 }
 
+/* REPLACE's count: rows that replaced a row of their key, earlier in the writer or live in the
+ * table; a key whose stored row is a delete-sign row is new again. */
+Test(stor_writer, count_replaced)
+{
+    stu_env v;
+    env_open(&v);
+    stor_schema sc = mow_schema(false);
+    stor_writer *w = stor_writer_new(v.eng);
+    put_range(w, &sc, 0, 10, 1);
+    stu_commit_writer(&v, w);
+    w = stor_writer_new(v.eng);
+    row dels[] = {{3, NUL, NULL, NUL, 1}};
+    put_mow(w, &sc, 0, dels, 1, NULL);
+    stu_commit_writer(&v, w);
+
+    w = stor_writer_new(v.eng);
+    stor_writer_count_replaced(w);
+    /* 1 and 2 live (2 replacements), 3 deleted (new), 20 new, 21 twice (1 replacement), 1 again
+     * in a later put (1 more). */
+    row rs[] = {{1, 10, "a", NUL, 0},   {2, 20, "b", NUL, 0},   {3, 30, "c", NUL, 0},
+                {20, 200, "d", NUL, 0}, {21, 210, "e", NUL, 0}, {21, 211, "f", NUL, 0}};
+    put_mow(w, &sc, 0, rs, 6, NULL);
+    row again[] = {{1, 11, "g", NUL, 0}};
+    put_mow(w, &sc, 0, again, 1, NULL);
+    db_error e;
+    db_error_clear(&e);
+    cr_assert_eq(stor_writer_commit(w, v.tso, NULL, &e), DB_OK, "%s", e.msg);
+    cr_assert_eq(stor_writer_replaced(w), 4);
+    stor_writer_free(w);
+
+    w = stor_writer_new(v.eng); /* not asked: nothing counted */
+    put_mow(w, &sc, 0, again, 1, NULL);
+    cr_assert_eq(stor_writer_commit(w, v.tso, NULL, &e), DB_OK, "%s", e.msg);
+    cr_assert_eq(stor_writer_replaced(w), 0);
+    stor_writer_free(w);
+    stu_env_close(&v);
+}
+
 Test(stor_writer, mow_sequence_column)
 {
     stu_env v;
@@ -763,6 +801,138 @@ Test(stor_writer, added_stage_sees_ops_and_before_values)
             cr_assert_eq(seen.old_v[r], NUL);
         }
     }
+    stu_env_close(&v);
+}
+
+/* Partial updates of a table with a sequence column (storage/README.md "Sequence column and
+ * partial update"): a partial row that does not give the sequence column keeps the stored
+ * row's value and is applied (an UPDATE with before values, for the binlog stage); one that
+ * gives a lower value is discarded (no stage row, no mark), equal or higher applies; a new key
+ * is inserted with the vectors' values; rows of one key in one commit that all leave the
+ * sequence column out merge as without one. */
+Test(stor_writer, mow_sequence_partial_update)
+{
+    stu_env v;
+    env_open(&v);
+    stage_seen seen;
+    memset(&seen, 0, sizeof seen);
+    stor_stage st = {"record", record_stage, want_values, &seen, NULL};
+    stor_engine_add_stage(v.eng, &st);
+    stor_schema sc = mow_schema(true);
+    stor_writer *w = stor_writer_new(v.eng);
+    row b1[] = {{1, 10, "a", 5, 0}, {2, 20, "b", 5, 0}, {3, 30, "c", 5, 0}};
+    put_mow(w, &sc, 0, b1, 3, NULL);
+    stu_commit_writer(&v, w);
+    /* Without the sequence column: the vectors' seq (NULL, the planner's default) is ignored. */
+    bool give_v[NCOLS] = {true, true, false, false, true};
+    w = stor_writer_new(v.eng);
+    row p1[] = {{1, 11, "no", NUL, 0}, {9, 90, "no", NUL, 0}};
+    put_mow(w, &sc, 0, p1, 2, give_v);
+    stu_commit_writer(&v, w);
+    cr_assert_eq(seen.calls, 2);
+    cr_assert_eq(seen.n, 2);
+    cr_assert_eq(seen.k[0], 1);
+    cr_assert_eq(seen.op[0], STOR_OP_UPDATE);
+    cr_assert(seen.has_old[0]);
+    cr_assert_eq(seen.old_v[0], 10);
+    cr_assert_eq(seen.k[1], 9);
+    cr_assert_eq(seen.op[1], STOR_OP_INSERT);
+    size_t n;
+    seen_row *rows = read_visible(&v, &sc, 0, &n);
+    cr_assert_eq(n, 4);
+    const seen_row *r1 = find_key(rows, n, 1);
+    cr_assert_eq(r1->r.v, 11);
+    cr_assert_str_eq(r1->r.s, "a");
+    cr_assert_eq(r1->r.seq, 5); /* kept */
+    const seen_row *r9 = find_key(rows, n, 9);
+    cr_assert_eq(r9->r.v, 90);
+    cr_assert_str_eq(r9->r.s, "no"); /* a new key: the vectors' values (the planner's defaults) */
+    cr_assert_eq(r9->r.seq, NUL);
+    mem_free(rows);
+    /* With the sequence column: lower loses, equal and higher apply. */
+    bool give_vs[NCOLS] = {true, true, false, true, true};
+    w = stor_writer_new(v.eng);
+    row p2[] = {{1, 12, "no", 4, 0}, {2, 22, "no", 5, 0}, {3, 33, "no", 6, 0}};
+    put_mow(w, &sc, 0, p2, 3, give_vs);
+    stu_commit_writer(&v, w);
+    cr_assert_eq(seen.calls, 3);
+    cr_assert_eq(seen.n, 2); /* key 1 lost: no change for the stage */
+    cr_assert_eq(seen.k[0], 2);
+    cr_assert_eq(seen.op[0], STOR_OP_UPDATE);
+    cr_assert_eq(seen.old_v[0], 20);
+    cr_assert_eq(seen.k[1], 3);
+    cr_assert_eq(seen.old_v[1], 30);
+    rows = read_visible(&v, &sc, 0, &n);
+    cr_assert_eq(n, 4);
+    r1 = find_key(rows, n, 1);
+    cr_assert_eq(r1->r.v, 11);
+    cr_assert_eq(r1->r.seq, 5);
+    cr_assert_eq(find_key(rows, n, 2)->r.v, 22);
+    cr_assert_str_eq(find_key(rows, n, 2)->r.s, "b");
+    cr_assert_eq(find_key(rows, n, 3)->r.seq, 6);
+    cr_assert_str_eq(find_key(rows, n, 3)->r.s, "c");
+    mem_free(rows);
+    /* Two partial rows of key 2 in one commit, neither giving seq: merged, applied, seq kept. */
+    bool give_s[NCOLS] = {true, false, true, false, true};
+    w = stor_writer_new(v.eng);
+    row pv[] = {{2, 222, "no", NUL, 0}};
+    row ps[] = {{2, -1, "two", NUL, 0}};
+    put_mow(w, &sc, 0, pv, 1, give_v);
+    put_mow(w, &sc, 0, ps, 1, give_s);
+    stu_commit_writer(&v, w);
+    cr_assert_eq(seen.n, 1);
+    cr_assert_eq(seen.op[0], STOR_OP_UPDATE);
+    rows = read_visible(&v, &sc, 0, &n);
+    const seen_row *r2 = find_key(rows, n, 2);
+    cr_assert_eq(r2->r.v, 222);
+    cr_assert_str_eq(r2->r.s, "two");
+    cr_assert_eq(r2->r.seq, 5);
+    mem_free(rows);
+    /* Rows of one key in one commit, some giving seq and some not, apply in order against the
+     * stored row: key 5 (seq 5): v without seq applies, then seq 1 loses; key 6: s without seq,
+     * then seq 7 applies; key 7: seq 9, then s without seq; key 8 (new): v without seq is
+     * inserted, then seq 3 applies over its NULL. */
+    w = stor_writer_new(v.eng);
+    row base[] = {{5, 50, "e", 5, 0}, {6, 60, "f", 5, 0}, {7, 70, "g", 5, 0}};
+    put_mow(w, &sc, 0, base, 3, NULL);
+    stu_commit_writer(&v, w);
+    w = stor_writer_new(v.eng);
+    row m1[] = {{5, 55, "no", NUL, 0}, {8, 80, "no", NUL, 0}};
+    row m2[] = {{5, 51, "no", 1, 0}, {6, 77, "no", 7, 0}, {7, 79, "no", 9, 0}, {8, 83, "no", 3, 0}};
+    row m3[] = {{6, -1, "x", NUL, 0}};
+    row m4[] = {{7, -1, "after", NUL, 0}};
+    put_mow(w, &sc, 0, m1, 2, give_v);
+    put_mow(w, &sc, 0, m3, 1, give_s);
+    put_mow(w, &sc, 0, m2, 4, give_vs);
+    put_mow(w, &sc, 0, m4, 1, give_s);
+    stu_commit_writer(&v, w);
+    rows = read_visible(&v, &sc, 0, &n);
+    const seen_row *r5 = find_key(rows, n, 5);
+    cr_assert_eq(r5->r.v, 55);
+    cr_assert_str_eq(r5->r.s, "e");
+    cr_assert_eq(r5->r.seq, 5);
+    const seen_row *r6 = find_key(rows, n, 6);
+    cr_assert_eq(r6->r.v, 77);
+    cr_assert_str_eq(r6->r.s, "x");
+    cr_assert_eq(r6->r.seq, 7);
+    const seen_row *r7 = find_key(rows, n, 7);
+    cr_assert_eq(r7->r.v, 79);
+    cr_assert_str_eq(r7->r.s, "after");
+    cr_assert_eq(r7->r.seq, 9);
+    const seen_row *r8 = find_key(rows, n, 8);
+    cr_assert_eq(r8->r.v, 83);
+    cr_assert_str_eq(r8->r.s, "no");
+    cr_assert_eq(r8->r.seq, 3);
+    mem_free(rows);
+    cr_assert_eq(seen.n, 4);
+    /* A full row still compares: seq 4 < 6 is discarded. */
+    w = stor_writer_new(v.eng);
+    row f[] = {{3, 333, "full", 4, 0}};
+    put_mow(w, &sc, 0, f, 1, NULL);
+    stu_commit_writer(&v, w);
+    rows = read_visible(&v, &sc, 0, &n);
+    cr_assert_eq(find_key(rows, n, 3)->r.v, 33);
+    mem_free(rows);
     stu_env_close(&v);
 }
 

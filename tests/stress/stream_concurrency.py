@@ -7,18 +7,19 @@
 Starts a fresh server on a free loopback port (data under DIR), creates a DUPLICATE KEY base
 table `src` with Row Binlog (two RANGE partitions, so a consumption advances several partitions
 at once) holding three rows, an append_only stream `s` on it with show_initial_rows = true (so
-the first consumption reads both partitions whole and the consumers race for it: the "history"
-check) and a DUPLICATE KEY table `log`.
+the first consumption reads both partitions' initial rows and the consumers race for it: the
+"history" check) and a DUPLICATE KEY table `log`.
 
 For --seconds, --writers connections insert batches of 1-20 rows with ids unique to the run,
 while --consumers connections each loop `INSERT INTO log SELECT id, w, seq, lsn FROM s`. When two
 consume the same window, the later commit must fail with `target offset already consumed:
-<db>-<stream>-<partition>-<next> vs <stored>` (or `history offset already consumed: ...` for a
-partition read whole; seed 000, DORIS_SEMANTICS.md §2.7 E21/E22) and write nothing; the loser
-retries. Any other error fails the run. After the writers stop, one last consumption; then the
-ids in `log` must be exactly the initial ids and those the writers had acknowledged, each once, and every
-(sequence, LSN) pair of an incremental read unique (rows of a whole-partition read carry the
-partition's last commit TSO and LSN 0).
+<db>-<stream>-<partition>-<next> vs <stored>` (seed 000, DORIS_SEMANTICS.md §2.7 E21) and write
+nothing; the loser retries. `history offset already consumed: ...` (E22) is right only for a
+loser that read initial rows, so never for a consumer that has already committed once (its
+reads start at advanced offsets; stream/README.md). Any other error fails the run. After the
+writers stop, one last consumption; then the ids in `log` must be exactly the initial ids and
+those the writers had acknowledged, each once, and every row must carry the TSO and LSN of its
+own change record, as binlog() shows it (initial rows too: the binlog is complete).
 
 Prints `ok stream_concurrency (...)` or `FAILED stream_concurrency: ...`; exits non-zero on
 failure, keeping the work dir (server.log). Only 127.0.0.1; every wait is bounded.
@@ -93,17 +94,24 @@ def consumer(srv, cid, stop, st, start):
     try:
         conn = srv.connect()
         start.wait(30)  # all consumers race for the first (whole-partition) read
+        committed = False
         with conn.cursor() as cur:
             while not stop.is_set():
                 try:
                     n = cur.execute(CONSUME)
+                    committed = True
                     st["commits"] += 1
                     st["rows"] += n
                 except pymysql.err.MySQLError as e:
                     msg = e.args[1] if len(e.args) > 1 else str(e)
                     msg = msg.split("detailMessage = ", 1)[-1]
                     if CONFLICT.match(msg):
-                        st["conflicts"][msg.split(" ", 1)[0]] += 1
+                        kind = msg.split(" ", 1)[0]
+                        st["conflicts"][kind] += 1
+                        if kind == "history" and committed:
+                            st["errors"].append("consumer %d: %s after its own consumption"
+                                                % (cid, msg))
+                            return
                         time.sleep(rnd.uniform(0, 0.005))
                         continue
                     raise
@@ -149,6 +157,9 @@ def run(srv, args, rnd):
         got = cur.fetchall()
         cur.execute("SELECT COUNT(*) FROM src")
         base = cur.fetchone()[0]
+        cur.execute("SELECT id, __DORIS_BINLOG_TSO__, __DORIS_BINLOG_LSN__ "
+                    "FROM binlog(\"table\" = \"src\")")
+        records = set(cur.fetchall())
     conn.close()
     ids = [r[0] for r in got]
     written = st["written"] | set(INITIAL)
@@ -157,10 +168,14 @@ def run(srv, args, rnd):
     if len(ids) != len(set(ids)):
         dup = sorted(i for i in set(ids) if ids.count(i) > 1)
         problems.append("%d ids delivered more than once, e.g. %s" % (len(dup), dup[:5]))
-    # rows of a whole-partition read carry the partition's last commit and LSN 0
-    pairs = [(r[1], r[2]) for r in got if r[2] != 0]
+    # every row carries its own record's TSO and LSN, initial rows (read whole) included
+    pairs = [(r[1], r[2]) for r in got]
     if len(set(pairs)) != len(pairs):
         problems.append("(sequence, LSN) pairs delivered more than once")
+    strange = set(tuple(r) for r in got) - records
+    if strange:
+        problems.append("%d rows whose (id, sequence, LSN) is no binlog() record, e.g. %s"
+                        % (len(strange), sorted(strange)[:3]))
     missing = written - set(ids)
     extra = set(ids) - written
     if missing:

@@ -52,11 +52,12 @@ SET enable_unique_key_partial_update = false;
 SELECT * FROM pu ORDER BY k;
 INSERT INTO pu (k, b) VALUES (2, 'dos');
 SELECT * FROM pu ORDER BY k;
--- UPDATE needs a merge-on-write UNIQUE table; DELETE works on DUPLICATE tables too; AGGREGATE
--- tables fold (dml/aggregate_mor)
+-- UPDATE and DELETE work on DUPLICATE tables too (an UPDATE that changes nothing rewrites
+-- nothing; dml/keyless_update); AGGREGATE tables fold (dml/aggregate_mor)
 CREATE TABLE dup (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2;
 INSERT INTO dup VALUES (1, 1), (1, 2), (2, 3), (3, 4);
-UPDATE dup SET v = 0;
+UPDATE dup SET v = v + 0;
+SELECT ROW_COUNT();
 DELETE FROM dup WHERE v >= 2 AND v <= 3;
 SELECT * FROM dup ORDER BY k, v;
 DELETE FROM dup;
