@@ -391,6 +391,27 @@ bound_cmp(const cat_type *ty, const char *a, bool a_inf, int a_sign, const char 
     return cat__part_value_cmp(ty, a, b);
 }
 
+/* A value listed twice inside one partition: Doris's ListPartitionInfo text, the desc as
+ * PartitionKeyDesc.toSql ('v', ... with NULL bare) and the key as PartitionKey.toSql ("v"). */
+static int
+list_duplicate(const cat_partition_def *d, const char *key, db_error *err)
+{
+    char desc[1024];
+    size_t n = 0;
+    desc[n++] = '(';
+    for (size_t i = 0; i < d->nvalues && n < sizeof desc - 16; i++) {
+        int w = snprintf(desc + n, sizeof desc - n, d->values[i] ? "%s'%s'" : "%sNULL",
+                         i ? "," : "", d->values[i] ? d->values[i] : "");
+        n = w > 0 && (size_t)w < sizeof desc - n ? n + (size_t)w : sizeof desc - 16;
+    }
+    snprintf(desc + n, sizeof desc - n, ")");
+    /* Doris writes a full-width colon (U+FF1A) after "format". */
+    return cat__doris(err,
+                      "Invalid list value format\xef\xbc\x9a The partition key[%s] has duplicate "
+                      "item [%s].",
+                      desc, key);
+}
+
 /* Builds partition p of t from definition d; checks values, range order, overlaps and list
  * conflicts against others[0..nothers) (the formal partitions, or the temporary ones). */
 int
@@ -415,7 +436,10 @@ cat__partition_from_def(const cat_table *t, const cat_partition *others, size_t 
                     return cat__doris(err, "Can't have null partition is for NOT NULL partition "
                                            "column in partition expr's index 0");
                 }
-                const char *owner = p->has_null ? d->name : NULL;
+                if (p->has_null) {
+                    return list_duplicate(d, "(NULL)", err);
+                }
+                const char *owner = NULL;
                 for (size_t j = 0; owner == NULL && j < nothers; j++) {
                     owner = others[j].has_null ? others[j].name : NULL;
                 }
@@ -443,10 +467,9 @@ cat__partition_from_def(const cat_table *t, const cat_partition *others, size_t 
             }
             for (size_t k = 0; k < p->nvalues; k++) {
                 if (cat__part_value_cmp(&col->type, p->values[k], v) == 0) {
-                    return cat__doris(err,
-                                      "The partition key[(\"%s\")] in partition item[%s] is "
-                                      "conflict with current partitionKeys[%s]",
-                                      v, d->name, d->name);
+                    char key[300];
+                    snprintf(key, sizeof key, "(\"%s\")", v);
+                    return list_duplicate(d, key, err);
                 }
             }
             p->values[p->nvalues++] = mem_strdup(v);
