@@ -163,8 +163,8 @@ strm_read_init(strm_read *r, arena *a, strm_state *S, int64_t stream_id, const c
         w->part_id = parts[p].id;
         w->buckets = parts[p].buckets;
         w->next_tso = strm_part_latest(e, parts[p].id, parts[p].buckets, r->visible);
-        w->prev_kind =
-                (uint8_t)strm_effective_offset(S, stream_id, def, parts[p].id, &w->prev_tso, &last_ms);
+        w->prev_kind = (uint8_t)strm_effective_offset(S, stream_id, def, parts[p].id, &w->prev_tso,
+                                                      &last_ms);
     }
 }
 
@@ -224,8 +224,8 @@ part_own_rowsets(stor_engine *e, bl_log *bl, int64_t part_id, uint32_t buckets)
 
 int
 strm_read_plan(strm_state *S, bl_log *bl, const strm_read *r, const bool *on, bool mow,
-               uint8_t stream_type, const cat_binlog_cfg *cfg, uint64_t now_ms,
-               strm_part_plan *out, db_error *err)
+               uint8_t stream_type, const cat_binlog_cfg *cfg, uint64_t now_ms, strm_part_plan *out,
+               db_error *err)
 {
     stor_engine *e = strm__engine(S);
     uint8_t mode = strm_fold_mode(stream_type, mow);
@@ -352,8 +352,8 @@ strm_reads_advance(const strm_reads *rs, stor_writer *w, int64_t now_ms)
             if (pk == STRM_PREV_NONE && r->initial && win->part_id < r->stream_id) {
                 pk = STRM_PREV_INITIAL_ROWS;
             }
-            adv[na++] = (strm_advance){r->stream_id, win->part_id, pk, win->prev_tso,
-                                       win->next_tso};
+            adv[na++] =
+                    (strm_advance){r->stream_id, win->part_id, pk, win->prev_tso, win->next_tso};
         }
         buf sec;
         buf_init(&sec);
