@@ -204,18 +204,8 @@ exec_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, db_error *err)
     size_t nparts = 0;
     if (t == NULL) {
         rc = doris(cx, err, "Unknown table '%s'", d->base_name);
-    } else if (t->view_sql != NULL || t->stream != NULL) {
-        rc = doris(cx, err,
-                   "Base table type: %s, StreamScanType: %s is not supported for create table "
-                   "stream",
-                   t->view_sql ? "VIEW" : "STREAM", cat_stream_type_name(type));
-    } else if (!cat_binlog_is_row(&t->binlog)) {
-        rc = doris(cx, err, "Base Olap table %s need to enable row binlog for table stream",
-                   t->name);
-    } else if (type == CAT_STREAM_MIN_DELTA && t->mow && !t->binlog.need_historical_value) {
-        rc = db_error_set(err, ER_DORIS,
-                          "MIN_DELTA table stream requires base mow table to enable "
-                          "binlog.need_historical_value=true");
+    } else if (strm_check_base(t, type, err) != DB_OK) {
+        rc = DB_ERR;
     } else {
         def.base_id = t->id;
         def.base_db = arena_strdup(cx->a, bd->name);

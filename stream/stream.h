@@ -69,6 +69,13 @@ typedef struct strm_part {
     uint32_t buckets;
 } strm_part;
 
+/* Whether base (a catalog object; read lock held) can carry a stream of type (cat_stream_type):
+ * an OLAP table with Row Binlog, and for MIN_DELTA over a MoW table with before images. Else
+ * ER_DORIS with Doris's text ("Base table type: VIEW, StreamScanType: ... is not supported
+ * ...", "Base Olap table t need to enable row binlog ...", "MIN_DELTA table stream requires
+ * ..."). */
+int strm_check_base(const cat_table *base, uint8_t type, db_error *err);
+
 /* The effective offset of partition part_id of stream stream_id (definition def): the advanced
  * offset if consumption committed one (*last_ms its wall ms), else the creation offset of
  * def->init (*last_ms -1), else STRM_PREV_NONE (*tso 0, *last_ms -1: the partition is read

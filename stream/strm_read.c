@@ -7,10 +7,37 @@
  * windows and plans these functions return. */
 #include "stream/strm_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/buf.h"
 #include "common/mem.h"
+
+/* ---- creation ---- */
+
+int
+strm_check_base(const cat_table *base, uint8_t type, db_error *err)
+{
+    char msg[512];
+    if (base->view_sql != NULL || base->stream != NULL) {
+        snprintf(msg, sizeof msg,
+                 "Base table type: %s, StreamScanType: %s is not supported for create table "
+                 "stream",
+                 base->view_sql ? "VIEW" : "STREAM", cat_stream_type_name(type));
+        return db_error_set(err, ER_DORIS, msg);
+    }
+    if (!cat_binlog_is_row(&base->binlog)) {
+        snprintf(msg, sizeof msg, "Base Olap table %s need to enable row binlog for table stream",
+                 base->name);
+        return db_error_set(err, ER_DORIS, msg);
+    }
+    if (type == CAT_STREAM_MIN_DELTA && base->mow && !base->binlog.need_historical_value) {
+        return db_error_set(err, ER_DORIS,
+                            "MIN_DELTA table stream requires base mow table to enable "
+                            "binlog.need_historical_value=true");
+    }
+    return DB_OK;
+}
 
 /* ---- offsets ---- */
 

@@ -210,8 +210,8 @@ Test(strm, effective_offset_is_advanced_else_creation_else_none)
     /* consume P1 and P2: the advanced offsets win over the creation offset */
     uint64_t t2 = commit_rows(&v, &sc, P1, 10, 20, 1);
     strm_reads *rs = strm_reads_new(v.a);
-    strm_read *r = strm_reads_add(rs, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES,
-                                  parts3, 3);
+    strm_read *r =
+            strm_reads_add(rs, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES, parts3, 3);
     strm_read_use(r, NULL);
     db_error e;
     cr_assert_eq(consume(&v, rs, &e), DB_OK, "%s", e.msg);
@@ -347,9 +347,9 @@ Test(strm, ttl_expired_min_delta_offset_fails_detail_skips_what_expired)
                       NULL,
               "%s", e.msg);
     db_error_clear(&e);
-    cr_assert_eq(strm_read_plan(v.st, v.bl, &r, NULL, true, CAT_STREAM_DETAIL, &cfg, now_ms, plan,
-                                &e),
-                 DB_OK, "%s", e.msg);
+    cr_assert_eq(
+            strm_read_plan(v.st, v.bl, &r, NULL, true, CAT_STREAM_DETAIL, &cfg, now_ms, plan, &e),
+            DB_OK, "%s", e.msg);
     cr_assert_eq(plan[0].src, STRM_SRC_CHANGES);
     cr_assert_eq(plan[0].lo, horizon + 1);
     cr_assert_eq(plan[0].hi, t2);
@@ -376,13 +376,13 @@ Test(strm, read_once_set_keeps_the_first_window_per_stream_and_kind)
     cat_stream def = {.type = CAT_STREAM_MIN_DELTA};
     strm_reads *rs = strm_reads_new(v.a);
     cr_assert_null(strm_reads_find(rs, STREAM_ID, STRM_READ_CHANGES));
-    strm_read *a = strm_reads_add(rs, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES,
-                                  parts3, 3);
+    strm_read *a =
+            strm_reads_add(rs, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES, parts3, 3);
     bool only1[3] = {true, false, false};
     strm_read_use(a, only1);
     commit_rows(&v, &mow, P1, 10, 20, 1); /* a commit between two references of one statement */
-    strm_read *b = strm_reads_add(rs, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES,
-                                  parts3, 3);
+    strm_read *b =
+            strm_reads_add(rs, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES, parts3, 3);
     cr_assert_eq(a, b);
     cr_assert_eq(b->w[0].next_tso, t1); /* the first reference's window */
     bool only2[3] = {false, true, false};
@@ -390,8 +390,8 @@ Test(strm, read_once_set_keeps_the_first_window_per_stream_and_kind)
     cr_assert(a->w[0].on && a->w[1].on && !a->w[2].on);
     cr_assert_eq(strm_reads_find(rs, STREAM_ID, STRM_READ_CHANGES), a);
     /* other kinds and other streams are reads of their own, and pointers stay put as it grows */
-    strm_read *snap = strm_reads_add(rs, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_SNAPSHOT,
-                                     parts3, 3);
+    strm_read *snap =
+            strm_reads_add(rs, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_SNAPSHOT, parts3, 3);
     cr_assert_neq(snap, a);
     cr_assert_gt(snap->w[0].next_tso, t1);
     for (int64_t i = 1; i <= 10; i++) {
@@ -446,8 +446,8 @@ Test(strm, advance_moves_read_partitions_and_a_lost_race_is_e21)
     /* a statement reading now sees x's offset and advances from it */
     uint64_t t3 = commit_rows(&v, &mow, P1, 10, 20, 1);
     strm_reads *w = strm_reads_new(v.a);
-    strm_read *r = strm_reads_add(w, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES,
-                                  parts3, 3);
+    strm_read *r =
+            strm_reads_add(w, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES, parts3, 3);
     strm_read_use(r, NULL);
     cr_assert_eq(r->w[0].prev_kind, STRM_PREV_ADVANCED);
     cr_assert_eq(r->w[0].prev_tso, t1);
@@ -477,12 +477,15 @@ Test(strm, lost_race_on_initial_rows_is_e22_only_for_partitions_older_than_the_s
     strm_part parts[2] = {{P1, 1}, {LATER, 1}};
     strm_reads *x = strm_reads_new(v.a), *y = strm_reads_new(v.a), *z = strm_reads_new(v.a);
     bool first[2] = {true, false}, second[2] = {false, true};
-    strm_read_use(strm_reads_add(x, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES, parts, 2),
-                  NULL);
-    strm_read_use(strm_reads_add(y, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES, parts, 2),
-                  first);
-    strm_read_use(strm_reads_add(z, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES, parts, 2),
-                  second);
+    strm_read_use(
+            strm_reads_add(x, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES, parts, 2),
+            NULL);
+    strm_read_use(
+            strm_reads_add(y, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES, parts, 2),
+            first);
+    strm_read_use(
+            strm_reads_add(z, v.st, STREAM_ID, &def, "db1", "s1", STRM_READ_CHANGES, parts, 2),
+            second);
     db_error e;
     cr_assert_eq(consume(&v, x, &e), DB_OK, "%s", e.msg);
     cr_assert_eq(consume(&v, y, &e), DB_ERR);
@@ -504,4 +507,35 @@ Test(strm, lost_race_on_initial_rows_is_e22_only_for_partitions_older_than_the_s
     cr_assert(strm_offset(v.st, STREAM_ID, LATER, &tso, &ms));
     cr_assert_eq(tso, t2);
     env_close(&v);
+}
+
+/* ---- creation ---- */
+
+Test(strm, base_must_be_a_row_binlog_table_and_min_delta_needs_before_images)
+{
+    db_error e;
+    cat_table t = {.id = 1, .name = (char *)"t1", .mow = true};
+    t.binlog = cat_binlog_default();
+    db_error_clear(&e);
+    cr_assert_eq(strm_check_base(&t, CAT_STREAM_DETAIL, &e), DB_ERR);
+    cr_assert_str_eq(e.msg,
+                     "errCode = 2, detailMessage = Base Olap table t1 need to enable row binlog "
+                     "for table stream");
+    t.binlog.enable = true;
+    t.binlog.format = CAT_BINLOG_ROW;
+    cr_assert(cat_binlog_is_row(&t.binlog));
+    db_error_clear(&e);
+    cr_assert_eq(strm_check_base(&t, CAT_STREAM_DETAIL, &e), DB_OK, "%s", e.msg);
+    cr_assert_eq(strm_check_base(&t, CAT_STREAM_MIN_DELTA, &e), DB_ERR);
+    cr_assert(strstr(e.msg, "MIN_DELTA table stream requires base mow table to enable "
+                            "binlog.need_historical_value=true") != NULL,
+              "%s", e.msg);
+    t.binlog.need_historical_value = true;
+    db_error_clear(&e);
+    cr_assert_eq(strm_check_base(&t, CAT_STREAM_MIN_DELTA, &e), DB_OK, "%s", e.msg);
+    t.view_sql = (char *)"select 1";
+    cr_assert_eq(strm_check_base(&t, CAT_STREAM_APPEND_ONLY, &e), DB_ERR);
+    cr_assert(strstr(e.msg, "Base table type: VIEW, StreamScanType: APPEND_ONLY is not supported "
+                            "for create table stream") != NULL,
+              "%s", e.msg);
 }
