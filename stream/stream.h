@@ -5,7 +5,10 @@
  * (INSERT ... SELECT FROM stream): the section is checked under the engine's commit mutex
  * (compare-and-set on every partition: a concurrent consumer that committed first makes this
  * commit fail with "target offset already consumed") and applied at publish and replay, so the
- * rows written and the offsets advanced are durable together (I4). README.md §Formats. */
+ * rows written and the offsets advanced are durable together (I4). It also owns the rules of a
+ * read (strm_read.c): the effective offset of a partition, each partition's window and how it is
+ * read, TTL staleness, the read-once set of a statement and the advances it commits; the
+ * planner builds its scans over what these return. README.md §Formats, §Reading. */
 #ifndef STREAM_STREAM_H
 #define STREAM_STREAM_H
 
