@@ -73,6 +73,9 @@
 %left LBRACKET.
 %left LOWEST.
 %left STRING.
+/* `((SELECT 1))`: a parenthesised query rather than a parenthesised scalar subquery. */
+%nonassoc SUBQ_EXPR.
+%nonassoc SUBQ_QUERY.
 
 /* ---------------------------------------------------------------- statements */
 
@@ -80,50 +83,85 @@ input ::= cmd semi_opt.
 semi_opt ::= .
 semi_opt ::= SEMI.
 
-/* SELECT. WITH ROLLUP and UNION parse, then fail with ER_NOT_SUPPORTED_YET
- * (plan_stmt_unsupported keeps the first one met). Nested SELECTs (derived tables, CTEs) get
- * their own statement: subq_begin pushes it, plan_stmt_derived / plan_stmt_cte pop it. */
+/* SELECT (plan_query.c). A query expression is built bottom-up as a value (plan_qexpr): each
+ * SELECT keyword pushes a fresh query block (sel_kw) that the end of its simple_select pops;
+ * parentheses and set operations combine the values; the statement's own query (`select`) is
+ * moved into the statement (plan_query_adopt). Nested queries (CTE bodies, derived tables,
+ * subqueries) take the value. WITH ROLLUP and UNION parse, then fail with ER_NOT_SUPPORTED_YET
+ * (plan_stmt_unsupported keeps the first one met). */
 cmd ::= select. { plan_stmt_begin(pp, PS_SELECT); }
 cmd ::= WITH ctelist select. { plan_stmt_begin(pp, PS_SELECT); }
 cmd ::= WITH RECURSIVE ctelist select. { plan_stmt_unsupported(pp, "WITH RECURSIVE"); }
+select ::= query(Q). { plan_query_adopt(pp, Q); }
 
 ctelist ::= cte.
 ctelist ::= ctelist COMMA cte.
-cte ::= ident_tok(N) AS LP subq_begin select RP. { plan_stmt_cte(pp, &N); }
-cte ::= ident_tok(N) LP dcols RP AS LP subq_begin select RP. { plan_stmt_cte_cols(pp, &N); }
+cte ::= ident_tok(N) AS qparens(Q). { plan_stmt_cte(pp, &N, Q); }
+cte ::= ident_tok(N) LP dcols RP AS qparens(Q). { plan_stmt_cte_cols(pp, &N, Q); }
 /* Column lists of CTEs and derived tables: t(a, b). */
 dcols ::= ident_tok(N). { plan_stmt_pending_col(pp, &N, true); }
 dcols ::= dcols COMMA ident_tok(N). { plan_stmt_pending_col(pp, &N, false); }
-subq_begin ::= . { plan_stmt_push(pp); }
 
-/* Set operations (plan_setop.c): UNION / EXCEPT (MINUS) / INTERSECT [ALL | DISTINCT] fold left
- * to right into the statement being built (plan_stmt_setop_begin moves what was parsed so far
- * into a left branch and pushes the right branch; INTERSECT binds tighter). ORDER BY / LIMIT
- * after the last branch apply to the whole; a parenthesised branch keeps its own. At the start
- * of a statement the first branch may be parenthesised too (pselect). MINUS (Doris) is reserved. */
+/* Set operations (plan_query.c builds, plan_setop.c plans): UNION / EXCEPT (MINUS) / INTERSECT
+ * [ALL | DISTINCT], left to right; plan_query_setop makes INTERSECT bind tighter. ORDER BY /
+ * LIMIT after the last operand apply to the whole; a parenthesised operand keeps its own, and
+ * `(query) ORDER BY ... LIMIT ...` orders / limits that query (qtail). `((SELECT 1))` in an
+ * expression is one scalar subquery however it is read: the query reading wins (qprim's
+ * precedence above expr's, as MySQL's SUBQUERY_AS_EXPR), so `x IN ((SELECT ...))` is an IN
+ * subquery. MINUS (Doris) is reserved. */
 %fallback ID VIEW.
 %fallback ID ACTION CASCADE CONSTRAINT FOREIGN REFERENCES RESTRICT ZEROFILL NO CHECK CUBE GROUPING SETS.
 %type setop_all {int}
 setop_all(A) ::= . { A = 0; }
 setop_all(A) ::= ALL. { A = 1; }
 setop_all(A) ::= DISTINCT. { A = 0; }
-setop_kw ::= UNION setop_all(A). { plan_stmt_setop_begin(pp, PLAN_SETOP_UNION, A); }
-setop_kw ::= EXCEPT setop_all(A). { plan_stmt_setop_begin(pp, PLAN_SETOP_EXCEPT, A); }
-setop_kw ::= SETMINUS setop_all(A). { plan_stmt_setop_begin(pp, PLAN_SETOP_EXCEPT, A); }
-setop_kw ::= INTERSECT setop_all(A). { plan_stmt_setop_begin(pp, PLAN_SETOP_INTERSECT, A); }
-select ::= select setop_kw simple_select. { plan_stmt_setop_end(pp, false); }
-select ::= select setop_kw LP select setop_close order_opt limit_opt.
-setop_close ::= RP. { plan_stmt_setop_end(pp, true); }
-cmd ::= pselect. { plan_stmt_begin(pp, PS_SELECT); }
-pselect ::= LP subq_begin select setop_paren order_opt limit_opt.
-setop_paren ::= RP. { plan_stmt_setop_paren(pp); }
-pselect ::= pselect setop_kw simple_select. { plan_stmt_setop_end(pp, false); }
-pselect ::= pselect setop_kw LP select setop_close order_opt limit_opt.
+%type setop_kw {int}
+setop_kw(A) ::= UNION setop_all(K). { A = PLAN_SETOP_UNION * 2 + K; }
+setop_kw(A) ::= EXCEPT setop_all(K). { A = PLAN_SETOP_EXCEPT * 2 + K; }
+setop_kw(A) ::= SETMINUS setop_all(K). { A = PLAN_SETOP_EXCEPT * 2 + K; }
+setop_kw(A) ::= INTERSECT setop_all(K). { A = PLAN_SETOP_INTERSECT * 2 + K; }
+%type query {plan_qexpr}
+query(A) ::= qprim(P). { A = P; }
+query(A) ::= query(L) setop_kw(K) qprim(R). { A = plan_query_setop(pp, L, K, R); }
+%type qprim {plan_qexpr}
+qprim(A) ::= simple_select(S). { A = S; }
+qprim(A) ::= qparens(P). [SUBQ_QUERY] { A = P; }
+qprim(A) ::= qparens(P) qtail_begin qtail. { A = plan_query_tail(pp, P); }
+qtail_begin ::= . { plan_query_tail_begin(pp); }
+qtail ::= ORDER BY orderlist limit_opt.
+qtail ::= limit_clause.
+%type qparens {plan_qexpr}
+qparens(A) ::= LP(L) query(Q) RP(R). { A = plan_query_parens(pp, Q, &L, &R); }
+qparens(A) ::= LP(L) qwith(Q) RP(R). { A = plan_query_parens(pp, Q, &L, &R); }
+/* A WITH list of a nested query: (WITH c AS (...) SELECT ...). with_begin pushes the statement
+ * that holds the CTEs, and the query moves into it. */
+with_begin ::= WITH. { plan_stmt_push(pp); }
+%type qwith {plan_qexpr}
+qwith(A) ::= with_begin ctelist query(Q). { A = plan_query_with(pp, Q); }
+qwith(A) ::= with_begin RECURSIVE ctelist query(Q). { plan_stmt_unsupported(pp, "WITH RECURSIVE"); A = plan_query_with(pp, Q); }
+/* In FROM a '(' followed by '(' or a name opens a join tree (join_group_begin) before it is
+ * known whether a query is inside: a query there (fgquery) cancels it, and becomes a derived
+ * table (`((SELECT 1) UNION (SELECT 2)) d`) or a parenthesised operand of an enclosing one. */
+%type fquery {plan_qexpr}
+fquery(A) ::= simple_select(S). { A = S; }
+fquery(A) ::= fquery(L) setop_kw(K) qprim(R). { A = plan_query_setop(pp, L, K, R); }
+%type fgquery {plan_qexpr}
+fgquery(A) ::= fgprim(P). { A = P; }
+fgquery(A) ::= fgquery(L) setop_kw(K) qprim(R). { A = plan_query_setop(pp, L, K, R); }
+%type fgprim {plan_qexpr}
+fgprim(A) ::= fparens(P). { A = P; }
+fgprim(A) ::= fparens(P) qtail_begin qtail. { A = plan_query_tail(pp, P); }
+%type fparens {plan_qexpr}
+fparens(A) ::= LP(L) fquery(Q) RP(R). { A = plan_query_parens(pp, Q, &L, &R); }
+fparens(A) ::= LP(L) qwith(Q) RP(R). { A = plan_query_parens(pp, Q, &L, &R); }
+fparens(A) ::= join_group_begin(L) fgquery(Q) RP(R). { plan_stmt_join_group_cancel(pp); A = plan_query_parens(pp, Q, &L, &R); }
 
 /* EXPLAIN [VERBOSE | ANALYZE] / DESC / DESCRIBE <select>: the plan, not the rows
  * (plan_explain.c). DESC <table> stays DESC TABLE: a SELECT keyword picks this rule. */
 %fallback ID ANALYZE VERBOSE.
 cmd ::= explain_kw(K) select. { pp->stmt->explain = (uint8_t)K; plan_stmt_begin(pp, PS_SELECT); }
+cmd ::= explain_kw(K) WITH ctelist select. { pp->stmt->explain = (uint8_t)K; plan_stmt_begin(pp, PS_SELECT); }
+cmd ::= explain_kw WITH RECURSIVE ctelist select. { plan_stmt_unsupported(pp, "WITH RECURSIVE"); }
 %type explain_kw {int}
 explain_kw(A) ::= EXPLAIN. { A = PLAN_EXPLAIN_PLAIN; }
 explain_kw(A) ::= EXPLAIN VERBOSE. { A = PLAN_EXPLAIN_VERBOSE; }
@@ -131,8 +169,9 @@ explain_kw(A) ::= EXPLAIN ANALYZE. { A = PLAN_EXPLAIN_ANALYZE; }
 explain_kw(A) ::= DESC. { A = PLAN_EXPLAIN_PLAIN; }
 explain_kw(A) ::= DESCRIBE. { A = PLAN_EXPLAIN_PLAIN; }
 
-select ::= simple_select.
-simple_select ::= SELECT distinct_opt selitems from_opt where_opt group_opt having_opt window_opt order_opt limit_opt. { plan_stmt_windows_resolve(pp); }
+sel_kw ::= SELECT. { plan_stmt_push(pp); }
+%type simple_select {plan_qexpr}
+simple_select(A) ::= sel_kw distinct_opt selitems from_opt where_opt group_opt having_opt window_opt order_opt limit_opt. { plan_stmt_windows_resolve(pp); A = plan_query_block(pp); }
 /* WINDOW w AS (spec), ...: named windows of this query block, used as OVER w. */
 window_opt ::= .
 window_opt ::= WINDOW wdefs.
@@ -197,11 +236,12 @@ tableref ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan
 tableref ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_ast_catalog(pp, &C); plan_stmt_table(pp, &D, &N, &A); }
 tableref ::= ident_tok(D) DOT ident_tok(N) ident_tok(A). { plan_stmt_table_alias(pp, &D, &N, &A); }
 tableref ::= ident_tok(D) DOT ident_tok(N) AS ident_tok(A). { plan_stmt_table(pp, &D, &N, &A); }
-tableref ::= LP subq_begin select RP as_opt ident_tok(A). { plan_stmt_derived(pp, &A); }
+tableref ::= fparens(Q) as_opt ident_tok(A). { plan_stmt_derived(pp, Q, &A); }
+tableref ::= fparens(Q) as_opt ident_tok(A) LP dcols RP. { plan_stmt_derived_cols(pp, Q, &A); }
 /* A parenthesised join tree: a JOIN (b JOIN c ON ...) ON ... (inner joins only). */
 tableref ::= join_group_begin tablelist RP. { plan_stmt_join_group_end(pp); }
-join_group_begin ::= LP. { plan_stmt_join_group_begin(pp); }
-tableref ::= LP subq_begin select RP as_opt ident_tok(A) LP dcols RP. { plan_stmt_derived_cols(pp, &A); }
+%type join_group_begin {plan_token}
+join_group_begin(A) ::= LP(T). { plan_stmt_join_group_begin(pp); A = T; }
 /* Time travel: FOR VERSION AS OF <tso> | FOR TIME AS OF '<datetime>' (plan_stmt_as_of marks the
  * table just added). */
 tableref ::= ident_tok(N) dml_asof(X). { plan_stmt_table(pp, NULL, &N, NULL); plan_stmt_as_of(pp, X); }
@@ -290,9 +330,10 @@ dir_opt(A) ::= ASC. { A = 0; }
 dir_opt(A) ::= DESC. { A = 1; }
 
 limit_opt ::= .
-limit_opt ::= LIMIT limit_val(C). { plan_stmt_limit(pp, C, NULL); }
-limit_opt ::= LIMIT limit_val(O) COMMA limit_val(C). { plan_stmt_limit(pp, C, O); }
-limit_opt ::= LIMIT limit_val(C) OFFSET limit_val(O). { plan_stmt_limit(pp, C, O); }
+limit_opt ::= limit_clause.
+limit_clause ::= LIMIT limit_val(C). { plan_stmt_limit(pp, C, NULL); }
+limit_clause ::= LIMIT limit_val(O) COMMA limit_val(C). { plan_stmt_limit(pp, C, O); }
+limit_clause ::= LIMIT limit_val(C) OFFSET limit_val(O). { plan_stmt_limit(pp, C, O); }
 /* A number, or a '?' of a prepared statement (numbered in text order like any other). */
 %type limit_val {plan_ast *}
 limit_val(A) ::= INTNUM(T). { A = plan_ast_literal(pp, PA_INT, &T); }
@@ -420,12 +461,25 @@ start_opt ::= WITH CONSISTENT SNAPSHOT.
  * keeps its source query in the statement's SELECT fields. */
 %fallback ID LABEL VERSION OF ADMIN COMPACT.
 
-cmd ::= INSERT into_opt dml_target dml_label_opt dml_cols_opt VALUES dml_rows. { plan_stmt_begin(pp, PS_INSERT); }
-cmd ::= INSERT into_opt dml_target dml_label_opt dml_cols_opt select. { pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
-/* MySQL's REPLACE: an INSERT that replaces rows of existing keys (UNIQUE tables, plan_dml.c). */
-cmd ::= REPLACE into_opt dml_target dml_label_opt dml_cols_opt VALUES dml_rows. { pp->stmt->dml_replace = true; plan_stmt_begin(pp, PS_INSERT); }
-cmd ::= REPLACE into_opt dml_target dml_label_opt dml_cols_opt select. { pp->stmt->dml_replace = pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
-cmd ::= REPLACE into_opt dml_target dml_label_opt SET dml_assigns. { pp->stmt->dml_replace = pp->stmt->dml_has_cols = true; plan_stmt_dml_row_end(pp); plan_stmt_begin(pp, PS_INSERT); }
+/* INSERT INTO t [PARTITION ...] [WITH LABEL l] [(cols)] VALUES ... | [WITH ctes] query; the
+ * query may start with '(' (`INSERT INTO t (SELECT ...)`): no empty column list before it. */
+cmd ::= insert.
+/* EXPLAIN of an INSERT: parsed, then refused (only queries are explained). */
+cmd ::= explain_kw insert. { plan_stmt_unsupported(pp, "EXPLAIN INSERT"); }
+insert ::= INSERT into_opt dml_target dml_parts_opt ins_src.
+insert ::= INSERT into_opt dml_target dml_parts_opt WITH LABEL ident_tok(L) ins_src. { plan_stmt_label(pp, &L); }
+ins_src ::= dml_cols_opt VALUES dml_rows. { plan_stmt_begin(pp, PS_INSERT); }
+ins_src ::= ins_select.
+ins_src ::= dml_cols ins_select.
+ins_select ::= select. { pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
+ins_select ::= WITH ctelist select. { pp->stmt->dml_select = true; plan_stmt_begin(pp, PS_INSERT); }
+ins_select ::= WITH RECURSIVE ctelist select. { plan_stmt_unsupported(pp, "WITH RECURSIVE"); }
+/* MySQL's REPLACE: an INSERT that replaces rows of existing keys (UNIQUE tables, plan_dml.c);
+ * every INSERT form, and REPLACE ... SET. */
+cmd ::= REPLACE into_opt dml_target dml_parts_opt rep_src.
+cmd ::= REPLACE into_opt dml_target dml_parts_opt WITH LABEL ident_tok(L) rep_src. { plan_stmt_label(pp, &L); }
+rep_src ::= ins_src. { pp->stmt->dml_replace = true; }
+rep_src ::= SET dml_assigns. { pp->stmt->dml_replace = pp->stmt->dml_has_cols = true; plan_stmt_dml_row_end(pp); plan_stmt_begin(pp, PS_INSERT); }
 cmd ::= UPDATE dml_target SET dml_assigns where_opt order_opt dml_limit_opt. { plan_stmt_begin(pp, PS_UPDATE); }
 cmd ::= DELETE FROM dml_target dml_parts_opt where_opt order_opt dml_limit_opt. { plan_stmt_begin(pp, PS_DELETE); }
 /* MySQL's single-table UPDATE / DELETE ... [ORDER BY ...] [LIMIT n] (no offset). */
@@ -440,8 +494,6 @@ into_opt ::= INTO.
 dml_target ::= ident_tok(N). { plan_stmt_dml_target(pp, NULL, &N); }
 dml_target ::= ident_tok(D) DOT ident_tok(N). { plan_stmt_dml_target(pp, &D, &N); }
 dml_target ::= ident_tok(C) DOT ident_tok(D) DOT ident_tok(N). { plan_ast_catalog(pp, &C); plan_stmt_dml_target(pp, &D, &N); }
-dml_label_opt ::= dml_parts_opt.
-dml_label_opt ::= dml_parts_opt WITH LABEL ident_tok(L). { plan_stmt_label(pp, &L); }
 dml_parts_opt ::= .
 dml_parts_opt ::= PARTITION LP dml_partlist RP.
 dml_parts_opt ::= PARTITIONS LP dml_partlist RP.
@@ -450,8 +502,9 @@ dml_parts_opt ::= PARTITION ident_tok(P). { plan_stmt_dml_part(pp, &P); }
 dml_partlist ::= ident_tok(P). { plan_stmt_dml_part(pp, &P); }
 dml_partlist ::= dml_partlist COMMA ident_tok(P). { plan_stmt_dml_part(pp, &P); }
 dml_cols_opt ::= .
-dml_cols_opt ::= LP RP. { pp->stmt->dml_has_cols = true; }
-dml_cols_opt ::= LP dml_collist RP. { pp->stmt->dml_has_cols = true; }
+dml_cols_opt ::= dml_cols.
+dml_cols ::= LP RP. { pp->stmt->dml_has_cols = true; }
+dml_cols ::= LP dml_collist RP. { pp->stmt->dml_has_cols = true; }
 dml_collist ::= ident_tok(C). { plan_stmt_dml_col(pp, &C); }
 dml_collist ::= dml_collist COMMA ident_tok(C). { plan_stmt_dml_col(pp, &C); }
 dml_rows ::= dml_row.
@@ -911,24 +964,25 @@ strings(A) ::= strings(X) STRING(T). { A = plan_ast_string_append(pp, X, &T); }
 expr(A) ::= ident_tok(N). { A = plan_ast_column(pp, NULL, NULL, &N); }
 expr(A) ::= ident_tok(Q) DOT ident_tok(N). { A = plan_ast_column(pp, NULL, &Q, &N); }
 expr(A) ::= ident_tok(D) DOT ident_tok(Q) DOT ident_tok(N). { A = plan_ast_column(pp, &D, &Q, &N); }
-/* Subqueries in expressions: the nested SELECT gets its own statement (subq_begin), which
- * plan_ast_subquery pops into the node (plan_subquery.c). */
-expr(A) ::= LP(L) subq_begin select RP(R). { A = plan_ast_subquery(pp, PLAN_SUBQ_SCALAR, NULL, false, 0, &L, &R); }
-expr(A) ::= EXISTS(L) LP subq_begin select RP(R). { A = plan_ast_subquery(pp, PLAN_SUBQ_EXISTS, NULL, false, 0, &L, &R); }
-expr(A) ::= expr(X) IN LP subq_begin select RP(R). [IN] { A = plan_ast_subq_in(pp, X, false, &R); }
-expr(A) ::= expr(X) NOT IN LP subq_begin select RP(R). [IN] { A = plan_ast_subq_in(pp, X, true, &R); }
-expr(A) ::= expr(X) EQ ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_EQ, NULL, &R); }
-expr(A) ::= expr(X) EQ fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_EQ, &W, &R); }
-expr(A) ::= expr(X) NE ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_NE, NULL, &R); }
-expr(A) ::= expr(X) NE fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_NE, &W, &R); }
-expr(A) ::= expr(X) LT ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_LT, NULL, &R); }
-expr(A) ::= expr(X) LT fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_LT, &W, &R); }
-expr(A) ::= expr(X) LE ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_LE, NULL, &R); }
-expr(A) ::= expr(X) LE fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_LE, &W, &R); }
-expr(A) ::= expr(X) GT ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_GT, NULL, &R); }
-expr(A) ::= expr(X) GT fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_GT, &W, &R); }
-expr(A) ::= expr(X) GE ALL LP subq_begin select RP(R). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_GE, NULL, &R); }
-expr(A) ::= expr(X) GE fname(W) LP subq_begin select RP(R). [IN] { A = plan_ast_subquery_any(pp, X, TK_GE, &W, &R); }
+/* Subqueries in expressions: the query's value becomes the node's statement (plan_subquery.c).
+ * ANY / SOME are ANYSOME only right before '(' (the lexer), a name anywhere else. */
+%fallback ID ANYSOME.
+expr(A) ::= qparens(Q). [SUBQ_EXPR] { A = plan_ast_subquery(pp, PLAN_SUBQ_SCALAR, NULL, false, 0, Q, NULL); }
+expr(A) ::= EXISTS(L) qparens(Q). { A = plan_ast_subquery(pp, PLAN_SUBQ_EXISTS, NULL, false, 0, Q, &L); }
+expr(A) ::= expr(X) IN qparens(Q). [IN] { A = plan_ast_subq_in(pp, X, false, Q); }
+expr(A) ::= expr(X) NOT IN qparens(Q). [IN] { A = plan_ast_subq_in(pp, X, true, Q); }
+expr(A) ::= expr(X) EQ ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_EQ, Q, NULL); }
+expr(A) ::= expr(X) EQ ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_EQ, Q, NULL); }
+expr(A) ::= expr(X) NE ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_NE, Q, NULL); }
+expr(A) ::= expr(X) NE ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_NE, Q, NULL); }
+expr(A) ::= expr(X) LT ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_LT, Q, NULL); }
+expr(A) ::= expr(X) LT ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_LT, Q, NULL); }
+expr(A) ::= expr(X) LE ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_LE, Q, NULL); }
+expr(A) ::= expr(X) LE ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_LE, Q, NULL); }
+expr(A) ::= expr(X) GT ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_GT, Q, NULL); }
+expr(A) ::= expr(X) GT ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_GT, Q, NULL); }
+expr(A) ::= expr(X) GE ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_GE, Q, NULL); }
+expr(A) ::= expr(X) GE ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_GE, Q, NULL); }
 expr(A) ::= SYSVAR(T). { A = plan_ast_sysvar(pp, &T); }
 expr(A) ::= USERVAR(T). { A = plan_ast_uservar(pp, &T); }
 expr(A) ::= QUESTION(T). { A = plan_ast_param(pp, &T); }
@@ -1040,6 +1094,10 @@ expr(A) ::= expr(L) PLUS interval(I). { A = plan_ast_func(pp, NULL, "date_add", 
 expr(A) ::= interval(I) PLUS expr(R). { A = plan_ast_func(pp, NULL, "date_add", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, R), I), NULL, true); A->off = I->off; A->end = R->end; }
 expr(A) ::= expr(L) MINUS interval(I). { A = plan_ast_func(pp, NULL, "date_sub", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, L), I), NULL, true); A->off = L->off; A->end = I->end; }
 expr(A) ::= fname(N) LP exprlist(L) COMMA interval(I) RP(R). { A = plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, L, I), &R, true); }
+/* EXTRACT(unit FROM x): an "extract" call whose op is the unit (plan_func_date.c). The lexer
+ * makes EXTRACT a keyword only right before '('. */
+%fallback ID EXTRACT.
+expr(A) ::= EXTRACT(N) LP iunit(U) FROM expr(X) RP(R). { A = plan_ast_func(pp, &N, "extract", plan_ast_list_add(pp, NULL, X), &R, true); A->op = U.type; }
 expr(A) ::= TIMESTAMPADD(N) LP iunit(U) COMMA expr(X) COMMA expr(D) RP(R). { plan_ast *iv = plan_ast_func(pp, &U, "%interval", plan_ast_list_add(pp, NULL, X), &U, true); iv->op = U.type; A = plan_ast_func(pp, &N, "timestampadd", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, iv), D), &R, true); }
 expr(A) ::= TIMESTAMPDIFF(N) LP iunit(U) COMMA expr(X) COMMA expr(Y) RP(R). { plan_ast *iv = plan_ast_func(pp, &U, "%interval", plan_ast_list_add(pp, NULL, plan_ast_literal(pp, PA_NULL, &U)), &U, true); iv->op = U.type; A = plan_ast_func(pp, &N, "timestampdiff", plan_ast_list_add(pp, plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, iv), X), Y), &R, true); }
 expr(A) ::= expr(X) COLLATE STRING(N). { A = plan_ast_collate(pp, X, &N); }
@@ -1086,6 +1144,14 @@ expr(A) ::= fname(N) LP exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = pl
 expr(A) ::= fname(N) LP DISTINCT exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = plan_ast_agg(pp, &N, true, L, O, NULL, S.z ? &S : NULL, &R); }
 expr(A) ::= fname(N) LP exprlist(L) ID(W) STRING(S) RP(R). { A = plan_ast_agg(pp, &N, false, L, NULL, &W, &S, &R); }
 expr(A) ::= fname(N) LP DISTINCT exprlist(L) ID(W) STRING(S) RP(R). { A = plan_ast_agg(pp, &N, true, L, NULL, &W, &S, &R); }
+/* ALL inside an aggregate call is the default, as DISTINCT's opposite: SUM(ALL x), COUNT(ALL *),
+ * GROUP_CONCAT(ALL x ...) (plan_ast_agg_all: a syntax error at ALL for any other function). */
+expr(A) ::= fname(N) LP ALL(W) exprlist(L) RP(R). { A = plan_ast_agg_all(pp, &W, plan_ast_func(pp, &N, NULL, L, &R, true)); }
+expr(A) ::= fname(N) LP ALL(W) STAR(S) RP(R). { A = plan_ast_agg_all(pp, &W, plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &R, true)); }
+expr(A) ::= fname(N) LP ALL(W) exprlist(L) ORDER BY gcorder(O) gcsep(S) RP(R). { A = plan_ast_agg_all(pp, &W, plan_ast_agg(pp, &N, false, L, O, NULL, S.z ? &S : NULL, &R)); }
+expr(A) ::= fname(N) LP ALL(W) exprlist(L) ID(P) STRING(S) RP(R). { A = plan_ast_agg_all(pp, &W, plan_ast_agg(pp, &N, false, L, NULL, &P, &S, &R)); }
+expr(A) ::= fname(N) LP ALL(W) exprlist(L) RP(E) wover(O). { A = plan_ast_over(pp, plan_ast_agg_all(pp, &W, plan_ast_func(pp, &N, NULL, L, &E, true)), &O); }
+expr(A) ::= fname(N) LP ALL(W) STAR(S) RP(E) wover(O). { A = plan_ast_over(pp, plan_ast_agg_all(pp, &W, plan_ast_func(pp, &N, NULL, plan_ast_list_add(pp, NULL, plan_ast_star(pp, &S)), &E, true)), &O); }
 /* Window functions: f(...) OVER name, or f(...) OVER ([name] [PARTITION BY ...] [ORDER BY ...]
  * [ROWS|RANGE frame]), name a WINDOW the spec refines. OVER is reserved (MySQL 8); ROWS, RANGE,
  * UNBOUNDED, PRECEDING, FOLLOWING, CURRENT, ROW are plain words checked by the builders. The

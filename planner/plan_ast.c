@@ -567,19 +567,19 @@ plan_stmt_table(plan_parse *pp, const plan_token *db, const plan_token *name,
     t->as_of = NULL;
 }
 
-static plan_stmt *stmt_pop(plan_parse *pp);
-
-/* A subquery in an expression: the nested statement subq_begin pushed becomes the node's. */
+/* A subquery in an expression: the query's statement becomes the node's. The span runs from
+ * left (IN / ANY / ALL) or first (EXISTS), else from the query's '(', to its ')'. */
 plan_ast *
-plan_ast_subquery(plan_parse *pp, int kind, plan_ast *left, bool negated, int cmp,
-                  const plan_token *first, const plan_token *last)
+plan_ast_subquery(plan_parse *pp, int kind, plan_ast *left, bool negated, int cmp, plan_qexpr q,
+                  const plan_token *first)
 {
-    plan_stmt *in = stmt_pop(pp);
-    plan_ast *x = plan_ast_new(pp, PA_SUBQUERY, first ? first : last, last);
+    plan_ast *x = plan_ast_new(pp, PA_SUBQUERY, NULL, NULL);
+    x->off = first ? first->off : q.off;
+    x->end = q.end;
     x->op = kind;
     x->negated = negated;
     x->cmp = cmp;
-    x->sub = in;
+    x->sub = q.st;
     if (left) {
         x->args = arena_alloc(pp->a, sizeof(plan_ast *));
         x->args[0] = left;
@@ -587,19 +587,6 @@ plan_ast_subquery(plan_parse *pp, int kind, plan_ast *left, bool negated, int cm
         x->off = left->off;
     }
     return x;
-}
-
-plan_ast *
-plan_ast_subquery_any(plan_parse *pp, plan_ast *left, int cmp, const plan_token *word,
-                      const plan_token *last)
-{
-    bool ok = (word->n == 3 && strncasecmp(word->z, "ANY", 3) == 0) ||
-              (word->n == 4 && strncasecmp(word->z, "SOME", 4) == 0);
-    if (!ok && !pp->failed) {
-        pp->failed = true;
-        pp->bad = *word;
-    }
-    return plan_ast_subquery(pp, PLAN_SUBQ_ANY, left, false, cmp, NULL, last);
 }
 
 void
@@ -663,6 +650,16 @@ plan_ast_agg(plan_parse *pp, const plan_token *name, bool distinct, plan_ast_lis
         n->sep = plan__string_decode(pp->a, sepstr, pp->no_backslash_escapes, &n->sep_len);
     }
     return n;
+}
+
+plan_ast *
+plan_ast_agg_all(plan_parse *pp, const plan_token *all, plan_ast *fn)
+{
+    bool star = fn->nargs == 1 && fn->args[0]->kind == PA_STAR;
+    if (star ? strcasecmp(fn->name, "count") != 0 : !plan__is_agg_name(fn->name)) {
+        syntax_error_at(pp, all);
+    }
+    return fn;
 }
 
 plan_ast_list *
@@ -1476,7 +1473,23 @@ plan_stmt_join_group_begin(plan_parse *pp)
     plan_stmt *st = pp->stmt;
     pp->group_starts =
             grow(pp->a, pp->group_starts, pp->ngroups, &pp->cap_groups, sizeof *pp->group_starts);
-    pp->group_starts[pp->ngroups++] = st->ntables;
+    pp->group_starts[pp->ngroups].st = st;
+    pp->group_starts[pp->ngroups++].start = st->ntables;
+}
+
+void
+plan_stmt_join_group_cancel(plan_parse *pp)
+{
+    DB_ASSERT(pp->ngroups > 0 && pp->group_starts[pp->ngroups - 1].st == pp->stmt);
+    pp->ngroups--;
+}
+
+/* Inside a parenthesised join tree of the statement being built (a query nested in one is
+ * not). */
+static bool
+in_group(const plan_parse *pp)
+{
+    return pp->ngroups > 0 && pp->group_starts[pp->ngroups - 1].st == pp->stmt;
 }
 
 /* The tables [start, end) of a parenthesised join tree: flattening them into the left-deep list
@@ -1486,7 +1499,7 @@ plan_stmt_join_group_end(plan_parse *pp)
 {
     plan_stmt *st = pp->stmt;
     DB_ASSERT(pp->ngroups > 0);
-    uint32_t start = pp->group_starts[--pp->ngroups];
+    uint32_t start = pp->group_starts[--pp->ngroups].start;
     for (uint32_t i = start + 1; i < st->ntables; i++) {
         const plan_table_ref *t = &st->tables[i];
         if ((t->join != PLAN_JOIN_INNER && t->join != PLAN_JOIN_CROSS) || t->natural || t->nusing) {
@@ -1511,7 +1524,7 @@ plan_stmt_comma(plan_parse *pp)
 {
     plan_stmt *st = pp->stmt;
     DB_ASSERT(st->ntables > 0);
-    if (pp->ngroups == 0) {
+    if (!in_group(pp)) {
         st->comma_at = last_is_group(pp) ? pp->group_start : st->ntables - 1;
     }
 }
@@ -1521,8 +1534,7 @@ plan_stmt_join(plan_parse *pp, int type, bool natural)
 {
     plan_stmt *st = pp->stmt;
     DB_ASSERT(st->ntables > 0);
-    if ((type == PLAN_JOIN_RIGHT || type == PLAN_JOIN_FULL) && st->comma_at > 0 &&
-        pp->ngroups == 0) {
+    if ((type == PLAN_JOIN_RIGHT || type == PLAN_JOIN_FULL) && st->comma_at > 0 && !in_group(pp)) {
         /* `a, b RIGHT JOIN c` is `a, (b RIGHT JOIN c)` in MySQL; the left-deep list would
          * compute `(a, b) RIGHT JOIN c`, a different result: refuse rather than answer wrong. */
         plan_stmt_unsupported(pp, "a RIGHT or FULL JOIN after a comma (use CROSS JOIN, or put "
@@ -1595,160 +1607,10 @@ plan_stmt_push(plan_parse *pp)
     pp->stmt = st;
 }
 
-/* The nested statement ends: back to its parent; what it could not support, the parent
- * cannot either. */
-static plan_stmt *
-stmt_pop(plan_parse *pp)
-{
-    plan_stmt *in = pp->stmt;
-    DB_ASSERT(in->parent != NULL);
-    pp->stmt = in->parent;
-    if (in->kind == PS_UNSUPPORTED && in->what) {
-        plan_stmt_unsupported(pp, in->what);
-    }
-    return in;
-}
-
-/* ---- set operations (plan_setop.c plans them) ---- */
-
-/* Keyword kind (PLAN_SETOP_*) [ALL] seen, the right operand not yet: the node it joins (the
- * statement being built, or for INTERSECT the rightmost operand of a UNION / EXCEPT chain, as
- * INTERSECT binds tighter) moves what it holds into a new left operand and becomes the set
- * operation; the right operand is pushed as a nested statement. ORDER BY / LIMIT already on the
- * statement belonged to an unparenthesised operand: 1221 when it runs. */
 void
-plan_stmt_setop_begin(plan_parse *pp, int kind, int all)
+plan_stmt_derived(plan_parse *pp, plan_qexpr q, const plan_token *alias)
 {
-    plan_stmt *top = pp->stmt;
-    uint8_t misuse = top->order ? 1 : top->has_limit ? 2 : 0;
-    plan_stmt *t = top;
-    while (kind == PLAN_SETOP_INTERSECT && t->setop != PLAN_SETOP_NONE &&
-           t->setop != PLAN_SETOP_INTERSECT && t->setop != PLAN_SETOP_PAREN && t->setop_right &&
-           t->setop_right->setop != PLAN_SETOP_PAREN) {
-        t = t->setop_right;
-    }
-    plan_stmt *l = arena_calloc(pp->a, 1, sizeof *l);
-    l->kind = PS_SELECT;
-    l->isolation = PLAN_ISO_NONE;
-    l->parent = t;
-    /* the select fields move; WITH, DML target and statement-level fields stay */
-    l->items = t->items;
-    l->nitems = t->nitems;
-    l->cap_items = t->cap_items;
-    l->tables = t->tables;
-    l->ntables = t->ntables;
-    l->cap_tables = t->cap_tables;
-    l->where = t->where;
-    l->order = t->order;
-    l->order_desc = t->order_desc;
-    l->order_nulls = t->order_nulls;
-    l->cap_order_desc = t->cap_order_desc;
-    l->cap_order_nulls = t->cap_order_nulls;
-    l->group = t->group;
-    l->having = t->having;
-    l->has_limit = t->has_limit;
-    l->limit_count = t->limit_count;
-    l->limit_offset = t->limit_offset;
-    l->limit_count_pix = t->limit_count_pix;
-    l->limit_offset_pix = t->limit_offset_pix;
-    l->distinct = t->distinct;
-    l->setop = t->setop;
-    l->setop_all = t->setop_all;
-    l->setop_misuse = t->setop_misuse;
-    l->setop_left = t->setop_left;
-    l->setop_right = t->setop_right;
-    if (l->setop_left) {
-        l->setop_left->parent = l;
-    }
-    if (l->setop_right) {
-        l->setop_right->parent = l;
-    }
-    t->items = NULL;
-    t->nitems = t->cap_items = 0;
-    t->tables = NULL;
-    t->ntables = t->cap_tables = 0;
-    t->where = NULL;
-    t->order = NULL;
-    t->order_desc = NULL;
-    t->order_nulls = NULL;
-    t->cap_order_desc = t->cap_order_nulls = 0;
-    t->group = NULL;
-    t->having = NULL;
-    t->has_limit = false;
-    t->limit_count = t->limit_offset = 0;
-    t->limit_count_pix = t->limit_offset_pix = 0;
-    t->distinct = false;
-    t->setop = (uint8_t)kind;
-    t->setop_all = all != 0;
-    t->setop_misuse = 0;
-    t->setop_left = l;
-    t->setop_right = NULL;
-    if (!top->setop_misuse) {
-        top->setop_misuse = misuse;
-    }
-    plan_stmt_push(pp);
-    pp->stmt->setop_host = t;
-}
-
-/* The right operand ends. Unparenthesised, its ORDER BY / LIMIT are the whole statement's. */
-void
-plan_stmt_setop_end(plan_parse *pp, bool paren)
-{
-    plan_stmt *r = stmt_pop(pp);
-    plan_stmt *top = pp->stmt;
-    plan_stmt *t = r->setop_host;
-    DB_ASSERT(t != NULL);
-    t->setop_right = r;
-    r->parent = t;
-    r->setop_host = NULL;
-    if (paren) {
-        if (r->setop == PLAN_SETOP_NONE) {
-            return;
-        }
-        /* a parenthesised set operation stays one operand: wrap it */
-        plan_stmt *w = arena_calloc(pp->a, 1, sizeof *w);
-        w->kind = PS_SELECT;
-        w->isolation = PLAN_ISO_NONE;
-        w->parent = t;
-        w->setop = PLAN_SETOP_PAREN;
-        w->setop_left = r;
-        r->parent = w;
-        t->setop_right = w;
-        return;
-    }
-    top->order = r->order;
-    top->order_desc = r->order_desc;
-    top->order_nulls = r->order_nulls;
-    top->cap_order_desc = r->cap_order_desc;
-    top->cap_order_nulls = r->cap_order_nulls;
-    top->has_limit = r->has_limit;
-    top->limit_count = r->limit_count;
-    top->limit_offset = r->limit_offset;
-    top->limit_count_pix = r->limit_count_pix;
-    top->limit_offset_pix = r->limit_offset_pix;
-    r->order = NULL;
-    r->order_desc = NULL;
-    r->order_nulls = NULL;
-    r->cap_order_desc = r->cap_order_nulls = 0;
-    r->has_limit = false;
-    r->limit_count = r->limit_offset = 0;
-    r->limit_count_pix = r->limit_offset_pix = 0;
-}
-
-/* `(SELECT ...)` first in a statement: the statement wraps the parenthesised query. */
-void
-plan_stmt_setop_paren(plan_parse *pp)
-{
-    plan_stmt *in = stmt_pop(pp);
-    plan_stmt *st = pp->stmt;
-    st->setop = PLAN_SETOP_PAREN;
-    st->setop_left = in;
-}
-
-void
-plan_stmt_derived(plan_parse *pp, const plan_token *alias)
-{
-    plan_stmt *in = stmt_pop(pp);
+    plan_stmt *in = q.st;
     plan_stmt *st = pp->stmt;
     st->tables = grow(pp->a, st->tables, st->ntables, &st->cap_tables, sizeof(plan_table_ref));
     plan_table_ref *t = &st->tables[st->ntables++];
@@ -1789,17 +1651,17 @@ take_pending_cols(plan_parse *pp, plan_stmt *in)
 }
 
 void
-plan_stmt_derived_cols(plan_parse *pp, const plan_token *alias)
+plan_stmt_derived_cols(plan_parse *pp, plan_qexpr q, const plan_token *alias)
 {
-    plan_stmt_derived(pp, alias);
+    plan_stmt_derived(pp, q, alias);
     plan_stmt *st = pp->stmt;
     take_pending_cols(pp, st->tables[st->ntables - 1].sub);
 }
 
 void
-plan_stmt_cte_cols(plan_parse *pp, const plan_token *name)
+plan_stmt_cte_cols(plan_parse *pp, const plan_token *name, plan_qexpr q)
 {
-    plan_stmt_cte(pp, name);
+    plan_stmt_cte(pp, name, q);
     plan_stmt *st = pp->stmt;
     take_pending_cols(pp, st->ctes[st->nctes - 1].st);
 }
@@ -1813,9 +1675,9 @@ plan_stmt_gset(plan_parse *pp, plan_ast_list *set)
 }
 
 void
-plan_stmt_cte(plan_parse *pp, const plan_token *name)
+plan_stmt_cte(plan_parse *pp, const plan_token *name, plan_qexpr q)
 {
-    plan_stmt *in = stmt_pop(pp);
+    plan_stmt *in = q.st;
     plan_stmt *st = pp->stmt;
     st->ctes = grow(pp->a, st->ctes, st->nctes, &st->cap_ctes, sizeof(plan_cte));
     plan_cte *c = &st->ctes[st->nctes++];

@@ -1453,6 +1453,7 @@ static const plan_func_def funcs[] = {
         {"elt", 2, -1, plan__ty_elt},
         {"ends_with", 2, 2, plan__ty_str_int},
         {"exp", 1, 1, plan__ty_math1},
+        {"extract", 1, 1, plan__ty_extract},
         {"field", 2, -1, plan__ty_str_int},
         {"find_in_set", 2, 2, plan__ty_str_int},
         {"floor", 1, 1, ty_round},

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0
  * plan_func_date.c: date and time functions with MySQL 8 semantics: parts (YEAR ... WEEK),
  * DATE_FORMAT / STR_TO_DATE, interval arithmetic (DATE_ADD & co., TIMESTAMPADD/DIFF),
- * DATEDIFF, conversions (DATE, TIME, TO_DAYS, FROM_DAYS, LAST_DAY, MAKEDATE), FROM_UNIXTIME
- * in the session time zone and CONVERT_TZ with numeric offsets; Doris's YEARS_ADD ...
+ * EXTRACT, DATEDIFF, conversions (DATE, TIME, TO_DAYS, FROM_DAYS, LAST_DAY, MAKEDATE),
+ * FROM_UNIXTIME in the session time zone and CONVERT_TZ with numeric offsets; Doris's YEARS_ADD ...
  * SECONDS_SUB, YEARS_DIFF ... SECONDS_DIFF and DATE_TRUNC. Values are microseconds on a
  * proleptic Gregorian wall clock (plan_value). See README.md §Functions. */
 #include "planner/plan_func_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,6 +381,216 @@ plan__ty_date_part(plan_ectx *cx, plan_expr *e, db_error *err)
         e->vk = PV_INT;
     }
     e->eval = ev_date_part;
+    return DB_OK;
+}
+
+/* ---- EXTRACT(unit FROM x) (MySQL 8's Item_extract) ---- */
+
+/* The date units (YEAR ... DAY, YEAR_MONTH) read x as a date (TIME takes today's date); the
+ * others read it as a time: a TIME, or a string that is one, is a signed duration whose hours
+ * are not split into days (EXTRACT(DAY_HOUR FROM '26:30:00') = 26, MySQL; MariaDB says 102),
+ * and a date or datetime keeps its day of the month for the DAY_* units. */
+static int
+ev_extract(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
+{
+    plan_value v;
+    bool is_null;
+    *out = plan__v_null();
+    int unit = e->op;
+    int64_t r = 0;
+    if (!unit_has_time(unit)) {
+        if (arg_dt(cx, e, 0, &v, &is_null, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (is_null) {
+            return DB_OK;
+        }
+        dtm t;
+        split_us(v.us, &t);
+        int64_t yr;
+        switch (unit) {
+        case TK_YEAR:
+            r = t.y;
+            break;
+        case TK_YEAR_MONTH:
+            r = t.y * 100 + t.mo;
+            break;
+        case TK_QUARTER:
+            r = (t.mo + 2) / 3;
+            break;
+        case TK_MONTH:
+            r = t.mo;
+            break;
+        case TK_WEEK:
+            r = plan__calc_week(t.y, t.mo, t.d, week_mode(cx->s->vars[e->slot].i), &yr);
+            break;
+        default:
+            r = t.d;
+            break;
+        }
+        *out = plan__v_int(r);
+        return DB_OK;
+    }
+    if (plan__eval(cx, e->args[0], &v, err) != DB_OK) {
+        return DB_ERR;
+    }
+    if (v.kind == PV_NULL) {
+        return DB_OK;
+    }
+    int64_t us;
+    if (v.kind == PV_STRING && v.str.len > 1 && !memchr(v.str.s + 1, '-', v.str.len - 1) &&
+        plan__parse_time(v.str.s, v.str.len, &us)) {
+        v.kind = PV_TIME;
+        v.us = us;
+    } else if (v.kind == PV_INT || v.kind == PV_DECIMAL || v.kind == PV_DOUBLE) {
+        /* a number is [-]hhmmss[.ffffff], as MySQL's TIME conversion reads it */
+        int64_t frac_us = 0;
+        if (v.kind == PV_DECIMAL) {
+            __int128 one = plan__pow10(v.scale);
+            __int128 f = v.dec % one;
+            frac_us = (int64_t)(v.scale > 6 ? f / plan__pow10(v.scale - 6)
+                                            : f * plan__pow10(6 - v.scale));
+            v = plan__v_int((int64_t)(v.dec / one));
+        } else if (v.kind == PV_DOUBLE) {
+            double ip = v.d < 0 ? ceil(v.d) : floor(v.d);
+            frac_us = (int64_t)((v.d - ip) * 1e6);
+            v = plan__v_int((int64_t)ip);
+        }
+        plan_cast c = {PLAN_CAST_TIME, -1, 6, PLAN_TYPE_NULL, false};
+        plan_value tm;
+        if (plan__v_cast(cx, &v, &c, &tm, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (tm.kind == PV_NULL) {
+            return DB_OK;
+        }
+        v = tm;
+        v.us += frac_us;
+    }
+    int64_t day, hour, min, sec, frac, sign = 1;
+    if (v.kind == PV_TIME) {
+        int64_t a = v.us;
+        if (a < 0) {
+            sign = -1;
+            a = -a;
+        }
+        day = 0;
+        hour = a / (3600 * US_PER_SEC);
+        min = a / (60 * US_PER_SEC) % 60;
+        sec = a / US_PER_SEC % 60;
+        frac = a % US_PER_SEC;
+    } else {
+        if (v.kind != PV_DATE && v.kind != PV_DATETIME) {
+            plan_cast c = {PLAN_CAST_DATETIME, -1, 6, PLAN_TYPE_NULL, false};
+            plan_value dt;
+            if (plan__v_cast(cx, &v, &c, &dt, err) != DB_OK) {
+                return DB_ERR;
+            }
+            if (dt.kind == PV_NULL) {
+                return DB_OK;
+            }
+            v = dt;
+        }
+        dtm t;
+        split_us(v.us, &t);
+        day = t.d;
+        hour = t.h;
+        min = t.mi;
+        sec = t.s;
+        frac = t.us;
+    }
+    switch (unit) {
+    case TK_DAY_HOUR:
+        r = day * 100 + hour;
+        break;
+    case TK_DAY_MINUTE:
+        r = (day * 100 + hour) * 100 + min;
+        break;
+    case TK_DAY_SECOND:
+        r = ((day * 100 + hour) * 100 + min) * 100 + sec;
+        break;
+    case TK_DAY_MICROSECOND:
+        r = (((day * 100 + hour) * 100 + min) * 100 + sec) * US_PER_SEC + frac;
+        break;
+    case TK_HOUR:
+        r = hour;
+        break;
+    case TK_HOUR_MINUTE:
+        r = hour * 100 + min;
+        break;
+    case TK_HOUR_SECOND:
+        r = (hour * 100 + min) * 100 + sec;
+        break;
+    case TK_HOUR_MICROSECOND:
+        r = ((hour * 100 + min) * 100 + sec) * US_PER_SEC + frac;
+        break;
+    case TK_MINUTE:
+        r = min;
+        break;
+    case TK_MINUTE_SECOND:
+        r = min * 100 + sec;
+        break;
+    case TK_MINUTE_MICROSECOND:
+        r = (min * 100 + sec) * US_PER_SEC + frac;
+        break;
+    case TK_SECOND:
+        r = sec;
+        break;
+    case TK_SECOND_MICROSECOND:
+        r = sec * US_PER_SEC + frac;
+        break;
+    default: /* TK_MICROSECOND */
+        r = frac;
+        break;
+    }
+    *out = plan__v_int(r * sign);
+    return DB_OK;
+}
+
+int
+plan__ty_extract(plan_ectx *cx, plan_expr *e, db_error *err)
+{
+    /* display widths of MySQL 8's Item_extract */
+    static const struct {
+        int unit;
+        uint8_t len;
+    } units[] = {
+            {TK_YEAR, 4},
+            {TK_YEAR_MONTH, 6},
+            {TK_QUARTER, 2},
+            {TK_MONTH, 2},
+            {TK_WEEK, 2},
+            {TK_DAY, 2},
+            {TK_DAY_HOUR, 9},
+            {TK_DAY_MINUTE, 11},
+            {TK_DAY_SECOND, 13},
+            {TK_DAY_MICROSECOND, 20},
+            {TK_HOUR, 2},
+            {TK_HOUR_MINUTE, 4},
+            {TK_HOUR_SECOND, 6},
+            {TK_HOUR_MICROSECOND, 13},
+            {TK_MINUTE, 2},
+            {TK_MINUTE_SECOND, 4},
+            {TK_MINUTE_MICROSECOND, 11},
+            {TK_SECOND, 2},
+            {TK_SECOND_MICROSECOND, 9},
+            {TK_MICROSECOND, 2},
+    };
+    int unit = e->src ? e->src->op : 0;
+    uint32_t len = 0;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (units[i].unit == unit) {
+            len = units[i].len;
+        }
+    }
+    if (len == 0) {
+        return parse_error_at(cx, e->src, err); /* only the grammar builds this call */
+    }
+    e->op = unit;
+    e->slot = plan__sysvar_find("default_week_format");
+    plan__type_bigint(&e->t, len, true);
+    e->vk = PV_INT;
+    e->eval = ev_extract;
     return DB_OK;
 }
 

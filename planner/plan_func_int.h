@@ -59,6 +59,8 @@ plan__nullable_args(const plan_expr *e)
 
 /* plan_func_date.c */
 int plan__ty_date_part(plan_ectx *cx, plan_expr *e, db_error *err);
+/* EXTRACT(unit FROM x): the unit is the call's AST op (a TK_ interval unit token). */
+int plan__ty_extract(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_date_format(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_date_add(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_interval(plan_ectx *cx, plan_expr *e, db_error *err);

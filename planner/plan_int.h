@@ -403,8 +403,16 @@ typedef struct plan_stmt {
     uint8_t setop_misuse;          /* 1221: ORDER BY (1) / LIMIT (2) before a set operation */
     struct plan_stmt *setop_left;  /* first operand */
     struct plan_stmt *setop_right; /* second operand */
-    struct plan_stmt *setop_host;  /* while parsing a right operand: the node it joins */
 } plan_stmt;
+
+/* Query expressions as the grammar builds them (plan_query.c), bottom-up: each value is one
+ * statement (a query block, a set operation, or a PLAN_SETOP_PAREN wrapper of a query with the
+ * ORDER BY / LIMIT written after its parentheses). */
+typedef struct plan_qexpr {
+    plan_stmt *st;
+    uint32_t off, end; /* parenthesised: the span from its '(' to its ')' */
+    bool paren;        /* written in parentheses: its ORDER BY / LIMIT are its own */
+} plan_qexpr;
 
 enum {
     PLAN_SETOP_NONE = 0,
@@ -438,9 +446,12 @@ typedef struct plan_parse {
     const char *bad_literal_type;     /* a typed literal whose text is not a value: "DATE", ... */
     const char *bad_literal;          /* ... and that text */
     struct plan_pend_cols *pend_cols; /* column lists being parsed, innermost first */
-    /* Parenthesised join trees: starts (table index) of the open ones, innermost last; and
-     * the last one closed: its statement and table range [start, end). */
-    uint32_t *group_starts;
+    /* Parenthesised join trees: the open ones (their statement and first table index),
+     * innermost last; and the last one closed: its statement and table range [start, end). */
+    struct plan_jgroup {
+        const struct plan_stmt *st;
+        uint32_t start;
+    } * group_starts;
     uint32_t ngroups, cap_groups;
     const struct plan_stmt *group_st;
     uint32_t group_start, group_end;
@@ -554,9 +565,9 @@ void plan_stmt_gset(plan_parse *pp, plan_ast_list *set);
 /* A name of a derived table's / CTE's column list (first: it starts the list). */
 void plan_stmt_pending_col(plan_parse *pp, const plan_token *name, bool first);
 /* ... AS alias (cols): the derived table, with the list parsed last. */
-void plan_stmt_derived_cols(plan_parse *pp, const plan_token *alias);
+void plan_stmt_derived_cols(plan_parse *pp, plan_qexpr q, const plan_token *alias);
 /* name (cols) AS (select): the CTE, with the list parsed last. */
-void plan_stmt_cte_cols(plan_parse *pp, const plan_token *name);
+void plan_stmt_cte_cols(plan_parse *pp, const plan_token *name, plan_qexpr q);
 /* The query block pp->stmt ends: checks its windows as MySQL 8 does (3579, 3580, 3581, 3583,
  * 3582, then 3591) and gives every OVER clause of it its window's effective spec. */
 void plan_stmt_windows_resolve(plan_parse *pp);
@@ -572,17 +583,19 @@ plan_window_frame plan_ast_frame_unit(plan_parse *pp, const plan_token *unit, pl
 plan_frame_bound plan_ast_fbound(plan_parse *pp, const plan_token *a, const plan_token *b);
 /* val PRECEDING / FOLLOWING (dir): val a number literal or an INTERVAL node. */
 plan_frame_bound plan_ast_fbound_value(plan_parse *pp, plan_ast *val, const plan_token *dir);
+/* f(ALL ...): fn when f is an aggregate (COUNT(ALL *): COUNT only), else a syntax error at
+ * all. */
+plan_ast *plan_ast_agg_all(plan_parse *pp, const plan_token *all, plan_ast *fn);
+/* name (any case) is an aggregate function's (plan_select.c). */
+bool plan__is_agg_name(const char *name);
 /* Append x to an ORDER BY list inside an aggregate, recording DESC in desc_mask. */
 plan_ast_list *plan_ast_order_add(plan_parse *pp, plan_ast_list *l, plan_ast *x, bool desc);
 /* Checks word is SEPARATOR; returns the STRING token str. */
 plan_token plan_ast_gcsep(plan_parse *pp, const plan_token *word, const plan_token *str);
-/* A subquery expression of kind (PLAN_SUBQ_*): pops the nested statement subq_begin pushed.
- * left: IN / ANY / ALL operand (the span starts there), else first is the first token. */
+/* A subquery expression of kind (PLAN_SUBQ_*) over query q. left: IN / ANY / ALL operand
+ * (the span starts there), else first is the first token (EXISTS), else q's '('. */
 plan_ast *plan_ast_subquery(plan_parse *pp, int kind, plan_ast *left, bool negated, int cmp,
-                            const plan_token *first, const plan_token *last);
-/* left cmp ANY|SOME (SELECT ...); any other word is a syntax error at it. */
-plan_ast *plan_ast_subquery_any(plan_parse *pp, plan_ast *left, int cmp, const plan_token *word,
-                                const plan_token *last);
+                            plan_qexpr q, const plan_token *first);
 /* Row constructors (plan_subquery.c): (first, rest...); l cmp r for a comparison token (rows
  * compare element-wise with MySQL's rules, rewritten into AND / OR of scalar comparisons; a
  * row against a scalar subquery becomes PLAN_SUBQ_ROWCMP; neither a row: plan_ast_binary);
@@ -594,7 +607,7 @@ plan_ast *plan_ast_row(plan_parse *pp, const plan_token *lp, plan_ast *first, pl
 plan_ast *plan_ast_rowcmp(plan_parse *pp, int op, plan_ast *l, plan_ast *r);
 plan_ast *plan_ast_rowin(plan_parse *pp, plan_ast *x, bool negated, plan_ast_list *list,
                          const plan_token *rp);
-plan_ast *plan_ast_subq_in(plan_parse *pp, plan_ast *x, bool negated, const plan_token *rp);
+plan_ast *plan_ast_subq_in(plan_parse *pp, plan_ast *x, bool negated, plan_qexpr q);
 /* Row constructors (plan_subquery.c): (first, rest...); l cmp r for a comparison token (rows
  * compare element-wise with MySQL's rules, rewritten into AND / OR of scalar comparisons; a
  * row against a scalar subquery becomes PLAN_SUBQ_ROWCMP; neither a row: plan_ast_binary);
@@ -606,7 +619,7 @@ plan_ast *plan_ast_row(plan_parse *pp, const plan_token *lp, plan_ast *first, pl
 plan_ast *plan_ast_rowcmp(plan_parse *pp, int op, plan_ast *l, plan_ast *r);
 plan_ast *plan_ast_rowin(plan_parse *pp, plan_ast *x, bool negated, plan_ast_list *list,
                          const plan_token *rp);
-plan_ast *plan_ast_subq_in(plan_parse *pp, plan_ast *x, bool negated, const plan_token *rp);
+plan_ast *plan_ast_subq_in(plan_parse *pp, plan_ast *x, bool negated, plan_qexpr q);
 void plan_stmt_limit(plan_parse *pp, const plan_ast *count, const plan_ast *offset);
 void plan_stmt_set_var(plan_parse *pp, plan_scope scope, bool has_scope, const plan_token *name,
                        plan_ast *value);
@@ -626,6 +639,8 @@ void plan_stmt_comma(plan_parse *pp);
  * (begin at its LP, end at its RP); see plan_stmt_join for how it joins its left side. */
 void plan_stmt_join_group_begin(plan_parse *pp);
 void plan_stmt_join_group_end(plan_parse *pp);
+/* The '(' turned out to open a query (`((SELECT 1) UNION ...) d`): no join tree after all. */
+void plan_stmt_join_group_cancel(plan_parse *pp);
 /* tbl alias without AS: an unquoted FULL there starts FULL [OUTER] JOIN (Doris), not an alias. */
 void plan_stmt_table_alias(plan_parse *pp, const plan_token *db, const plan_token *name,
                            const plan_token *alias);
@@ -633,14 +648,29 @@ void plan_stmt_table_alias(plan_parse *pp, const plan_token *db, const plan_toke
 int plan_stmt_full_pending(plan_parse *pp, const plan_token *outer);
 void plan_stmt_join_on(plan_parse *pp, plan_ast *on);
 void plan_stmt_join_using(plan_parse *pp, const plan_token *name);
-/* A nested SELECT starts: pp->stmt becomes a fresh statement whose parent is the old one. */
+/* A query block starts (SELECT): pp->stmt becomes a fresh statement whose parent is the old
+ * one. */
 void plan_stmt_push(plan_parse *pp);
-void plan_stmt_setop_begin(plan_parse *pp, int kind, int all);
-void plan_stmt_setop_end(plan_parse *pp, bool paren);
-void plan_stmt_setop_paren(plan_parse *pp);
-/* It ends as a derived table named alias / as CTE name of the enclosing statement. */
-void plan_stmt_derived(plan_parse *pp, const plan_token *alias);
-void plan_stmt_cte(plan_parse *pp, const plan_token *name);
+/* simple_select ends: pops the block SELECT pushed. */
+plan_qexpr plan_query_block(plan_parse *pp);
+plan_qexpr plan_query_parens(plan_parse *pp, plan_qexpr q, const plan_token *lp,
+                             const plan_token *rp);
+/* `(query) ORDER BY ... LIMIT ...`: begin pushes the wrapper the clauses fill, end pops it
+ * around q. */
+void plan_query_tail_begin(plan_parse *pp);
+plan_qexpr plan_query_tail(plan_parse *pp, plan_qexpr q);
+/* l op r, op = PLAN_SETOP_* * 2 + ALL. INTERSECT binds tighter than UNION / EXCEPT; ORDER BY
+ * / LIMIT of an unparenthesised r apply to the result; those of an unparenthesised l are 1221
+ * when it runs. */
+plan_qexpr plan_query_setop(plan_parse *pp, plan_qexpr l, int op, plan_qexpr r);
+/* The statement's own query (SELECT, INSERT ... SELECT, EXPLAIN, CREATE VIEW / TABLE AS):
+ * moved into pp->stmt, which keeps its WITH list, DML target and statement fields. */
+void plan_query_adopt(plan_parse *pp, plan_qexpr q);
+/* (WITH ... query): q moves into the statement with_begin pushed, which holds the CTEs. */
+plan_qexpr plan_query_with(plan_parse *pp, plan_qexpr q);
+/* A query ends as a derived table named alias / as CTE name of the enclosing statement. */
+void plan_stmt_derived(plan_parse *pp, plan_qexpr q, const plan_token *alias);
+void plan_stmt_cte(plan_parse *pp, const plan_token *name, plan_qexpr q);
 /* DML builders (plan_ast.c). */
 void plan_stmt_dml_target(plan_parse *pp, const plan_token *db, const plan_token *name);
 void plan_stmt_dml_col(plan_parse *pp, const plan_token *col);

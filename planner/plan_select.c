@@ -591,6 +591,12 @@ is_agg_name(const char *name)
     return plan__agg_doris_kind(name, NULL) || plan__agg_doris_named(lname);
 }
 
+bool
+plan__is_agg_name(const char *name)
+{
+    return is_agg_name(name);
+}
+
 static bool
 is_agg_call(const plan_ast *x)
 {

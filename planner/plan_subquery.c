@@ -979,9 +979,9 @@ plan_ast_rowin(plan_parse *pp, plan_ast *x, bool negated, plan_ast_list *list, c
 }
 
 plan_ast *
-plan_ast_subq_in(plan_parse *pp, plan_ast *x, bool negated, const plan_token *rp)
+plan_ast_subq_in(plan_parse *pp, plan_ast *x, bool negated, plan_qexpr q)
 {
-    plan_ast *n = plan_ast_subquery(pp, PLAN_SUBQ_IN, x, negated, 0, NULL, rp);
+    plan_ast *n = plan_ast_subquery(pp, PLAN_SUBQ_IN, x, negated, 0, q, NULL);
     if (is_row(x)) {
         n->args = x->args;
         n->nargs = x->nargs;

@@ -572,6 +572,18 @@ scan_word(plan_lexer *lx, size_t start, plan_token *t)
             t->type = TK_POSITION; /* POSITION(sub IN s); a plain name anywhere else */
         }
     }
+    bool extract = kw == 0 && str_ieq(s + start, i - start, "EXTRACT", 7);
+    if (extract || (kw == 0 && (str_ieq(s + start, i - start, "ANY", 3) ||
+                                str_ieq(s + start, i - start, "SOME", 4)))) {
+        size_t j = i;
+        while (j < len && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) {
+            j++;
+        }
+        if (j < len && s[j] == '(') {
+            /* x = ANY (SELECT ...), EXTRACT(unit FROM x); a plain name anywhere else */
+            t->type = extract ? TK_EXTRACT : TK_ANYSOME;
+        }
+    }
     if (kw == TK_DATE || kw == TK_TIME || kw == TK_TIMESTAMP) {
         size_t j = i;
         while (j < len && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) {

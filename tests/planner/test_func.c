@@ -268,3 +268,54 @@ Test(plan_func, format_uuid_position)
     };
     check_all(p, sizeof p / sizeof p[0]);
 }
+
+/* EXTRACT(unit FROM x): a signed BIGINT with MySQL 8's display width per unit. */
+Test(plan_func, extract_types_and_values)
+{
+    static const struct {
+        const char *unit;
+        uint32_t len;
+        const char *want; /* from '2019-07-02 01:02:03.456789' */
+    } u[] = {
+            {"YEAR", 4, "2019"},
+            {"YEAR_MONTH", 6, "201907"},
+            {"QUARTER", 2, "3"},
+            {"MONTH", 2, "7"},
+            {"WEEK", 2, "26"},
+            {"DAY", 2, "2"},
+            {"DAY_HOUR", 9, "201"},
+            {"DAY_MINUTE", 11, "20102"},
+            {"DAY_SECOND", 13, "2010203"},
+            {"DAY_MICROSECOND", 20, "2010203456789"},
+            {"HOUR", 2, "1"},
+            {"HOUR_MINUTE", 4, "102"},
+            {"HOUR_SECOND", 6, "10203"},
+            {"HOUR_MICROSECOND", 13, "10203456789"},
+            {"MINUTE", 2, "2"},
+            {"MINUTE_SECOND", 4, "203"},
+            {"MINUTE_MICROSECOND", 11, "203456789"},
+            {"SECOND", 2, "3"},
+            {"SECOND_MICROSECOND", 9, "3456789"},
+            {"MICROSECOND", 2, "456789"},
+    };
+    tx *t = tx_new();
+    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "select extract(%s from '2019-07-02 01:02:03.456789')", u[i].unit);
+        cr_expect_str_eq(tx_one(t, q), u[i].want, "%s", u[i].unit);
+        cr_expect_eq(t->cols[0].type, PLAN_TYPE_BIGINT, "%s", u[i].unit);
+        cr_expect_eq(t->cols[0].length, u[i].len, "%s: length %u", u[i].unit, t->cols[0].length);
+        cr_expect(t->cols[0].nullable);
+        cr_expect(!t->cols[0].is_unsigned);
+    }
+    tx_free(t);
+    static const pair p[] = {
+            /* a TIME is a duration: hours are not split into days (MySQL 8) */
+            {"select extract(day_hour from time '-26:30:00')", "-26"},
+            {"select extract(hour_minute from '838:59:59')", "83859"},
+            {"select extract(minute from -101112.25)", "-11"},
+            {"select extract(year from null)", "NULL"},
+            {"select extract(day from 'abc')", "NULL"},
+    };
+    check_all(p, sizeof p / sizeof p[0]);
+}

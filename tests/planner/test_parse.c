@@ -320,3 +320,155 @@ Test(plan_parse, plan_execute_keeps_quoting_its_own_text)
     cr_assert(strstr(t->err.msg, "near 'SELEC 2;' at line 1") != NULL, "%s", t->err.msg);
     tx_free(t);
 }
+
+/* Query expressions are built bottom-up: parentheses may open a query wherever MySQL 8 takes
+ * one (plan_query.c). */
+Test(plan_parse, parenthesised_queries)
+{
+    arena *a = arena_new(0);
+    /* INTERSECT binds tighter; parentheses regroup (a parenthesised set operation is one
+     * PAREN operand) */
+    plan_stmt *st = parse_ok(a, "SELECT 1 UNION SELECT 2 INTERSECT SELECT 3");
+    cr_assert_eq(st->setop, PLAN_SETOP_UNION);
+    cr_assert_eq(st->setop_left->setop, PLAN_SETOP_NONE);
+    cr_assert_eq(st->setop_right->setop, PLAN_SETOP_INTERSECT);
+    cr_assert_eq(st->setop_right->parent, st);
+    st = parse_ok(a, "(SELECT 1 UNION SELECT 2) INTERSECT SELECT 3");
+    cr_assert_eq(st->setop, PLAN_SETOP_INTERSECT);
+    cr_assert_eq(st->setop_left->setop, PLAN_SETOP_PAREN);
+    cr_assert_eq(st->setop_left->setop_left->setop, PLAN_SETOP_UNION);
+    st = parse_ok(a, "SELECT 1 UNION (SELECT 2 UNION ALL SELECT 3)");
+    cr_assert_eq(st->setop_right->setop, PLAN_SETOP_PAREN);
+    cr_assert(st->setop_right->setop_left->setop_all);
+    /* ORDER BY / LIMIT after the last operand are the whole's; inside parentheses its own */
+    st = parse_ok(a, "(SELECT 1) UNION (SELECT 2 LIMIT 1) ORDER BY 1 LIMIT 5");
+    cr_assert_not_null(st->order);
+    cr_assert_eq(st->limit_count, 5);
+    cr_assert_eq(st->setop_right->limit_count, 1);
+    cr_assert_null(st->setop_right->order);
+    st = parse_ok(a, "SELECT 1 UNION SELECT 2 ORDER BY 1");
+    cr_assert_not_null(st->order);
+    cr_assert_null(st->setop_right->order);
+    st = parse_ok(a, "(SELECT a FROM t ORDER BY a LIMIT 3) ORDER BY a DESC");
+    cr_assert_eq(st->setop, PLAN_SETOP_PAREN);
+    cr_assert(st->order_desc[0]);
+    cr_assert_eq(st->setop_left->limit_count, 3);
+    st = parse_ok(a, "SELECT 1 ORDER BY 1 UNION SELECT 2");
+    cr_assert_eq(st->setop_misuse, 1);
+    /* the statement's own parenthesised query is the statement */
+    st = parse_ok(a, "((SELECT 1, 2))");
+    cr_assert_eq(st->setop, PLAN_SETOP_NONE);
+    cr_assert_eq(st->nitems, 2);
+    /* derived tables whose body starts with '(' (a join tree's '(' turned query) */
+    st = parse_ok(a, "SELECT * FROM ((SELECT 1 a) UNION ALL (SELECT 2)) d");
+    cr_assert_eq(st->ntables, 1);
+    cr_assert_str_eq(st->tables[0].alias, "d");
+    cr_assert_eq(st->tables[0].sub->setop, PLAN_SETOP_UNION);
+    /* nested statements reach the statement through their parents (CTEs are looked up so) */
+    cr_assert(st->tables[0].sub->parent == st || st->tables[0].sub->parent->parent == st);
+    st = parse_ok(a, "SELECT * FROM (((SELECT 1 a) UNION (SELECT 2)) x JOIN t ON 1 = 1)");
+    cr_assert_eq(st->ntables, 2);
+    cr_assert_not_null(st->tables[0].sub);
+    cr_assert_str_eq(st->tables[1].name, "t");
+    st = parse_ok(a, "SELECT * FROM ((t1 JOIN t2 ON 1 = 1))");
+    cr_assert_eq(st->ntables, 2);
+    /* CTE bodies, WITH inside parentheses (its own scope) */
+    st = parse_ok(a, "WITH c AS ((SELECT 1) UNION (SELECT 2)) SELECT * FROM c");
+    cr_assert_eq(st->nctes, 1);
+    cr_assert_eq(st->ctes[0].st->setop, PLAN_SETOP_UNION);
+    cr_assert_eq(st->ctes[0].st->parent, st);
+    st = parse_ok(a, "SELECT * FROM (WITH c AS (SELECT 1) SELECT * FROM c) d");
+    cr_assert_eq(st->nctes, 0);
+    cr_assert_eq(st->tables[0].sub->nctes, 1);
+    /* subqueries: `((SELECT ...))` is a query in parentheses, `((SELECT 1) + 1)` an expression */
+    st = parse_ok(
+            a,
+            "SELECT 1 IN ((SELECT 1 UNION SELECT 2)), ((SELECT 1) + 1), ((SELECT 1), 2) = (1, 2)");
+    cr_assert_eq(st->items[0].expr->kind, PA_SUBQUERY);
+    cr_assert_eq(st->items[0].expr->op, PLAN_SUBQ_IN);
+    cr_assert_eq(st->items[1].expr->kind, PA_BINARY);
+    st = parse_ok(
+            a,
+            "SELECT x = ANY ((SELECT 1)), x = SOME (SELECT 1), ABS((SELECT -1)), any, some FROM t");
+    cr_assert_eq(st->items[0].expr->op, PLAN_SUBQ_ANY);
+    cr_assert_eq(st->items[1].expr->op, PLAN_SUBQ_ANY);
+    cr_assert_eq(st->items[2].expr->kind, PA_FUNC);
+    cr_assert_eq(st->items[3].expr->kind, PA_COLUMN);
+    /* the subquery's label is its text */
+    st = parse_ok(a, "SELECT ((SELECT 1))");
+    cr_assert_eq(st->items[0].expr->off, 7);
+    cr_assert_eq(st->items[0].expr->end, 19);
+    int code = 0;
+    parse_err(a, "SELECT * FROM ((SELECT 1))", &code);
+    cr_assert_eq(code, 1064);
+    parse_err(a, "SELECT * FROM (())", &code);
+    cr_assert_eq(code, 1064);
+    parse_err(a, "SELECT x = f(SELECT 1)", &code);
+    cr_assert_eq(code, 1064);
+    arena_free(a);
+}
+
+Test(plan_parse, insert_with_and_explain)
+{
+    arena *a = arena_new(0);
+    plan_stmt *st = parse_ok(a, "INSERT INTO t WITH c AS (SELECT 1) SELECT * FROM c");
+    cr_assert_eq(st->kind, PS_INSERT);
+    cr_assert(st->dml_select);
+    cr_assert_eq(st->nctes, 1);
+    cr_assert_eq(st->ntables, 1);
+    st = parse_ok(a, "INSERT INTO t (SELECT 1)");
+    cr_assert(st->dml_select);
+    cr_assert(!st->dml_has_cols);
+    st = parse_ok(a, "INSERT INTO t (a, b) ((SELECT 1, 2) UNION (SELECT 3, 4))");
+    cr_assert_eq(st->ndml_cols, 2);
+    cr_assert_eq(st->setop, PLAN_SETOP_UNION);
+    st = parse_ok(
+            a,
+            "INSERT INTO t PARTITION (p1) WITH LABEL l1 (a) WITH c AS (SELECT 1) SELECT * FROM c");
+    cr_assert_str_eq(st->label, "l1");
+    cr_assert_eq(st->ndml_parts, 1);
+    cr_assert_eq(st->nctes, 1);
+    st = parse_ok(a, "INSERT INTO t () VALUES ()");
+    cr_assert_eq(st->kind, PS_INSERT);
+    cr_assert(!st->dml_select);
+    st = parse_ok(a, "EXPLAIN WITH c AS (SELECT 1) SELECT * FROM c");
+    cr_assert_eq(st->kind, PS_SELECT);
+    cr_assert_eq(st->explain, PLAN_EXPLAIN_PLAIN);
+    cr_assert_eq(st->nctes, 1);
+    st = parse_ok(a, "DESC (SELECT 1) UNION (SELECT 2)");
+    cr_assert_eq(st->explain, PLAN_EXPLAIN_PLAIN);
+    cr_assert_eq(st->setop, PLAN_SETOP_UNION);
+    st = parse_ok(a, "EXPLAIN INSERT INTO t SELECT 1");
+    cr_assert_eq(st->kind, PS_UNSUPPORTED);
+    arena_free(a);
+}
+
+Test(plan_parse, aggregate_all_and_extract)
+{
+    arena *a = arena_new(0);
+    plan_stmt *st = parse_ok(
+            a, "SELECT COUNT(ALL *), SUM(ALL x), GROUP_CONCAT(ALL s ORDER BY s SEPARATOR '-'), "
+               "MAX(ALL x) OVER () FROM t");
+    cr_assert_eq(st->nitems, 4);
+    cr_assert_str_eq(st->items[1].expr->name, "SUM");
+    cr_assert(!st->items[1].expr->agg_distinct);
+    cr_assert_not_null(st->items[2].expr->agg_order);
+    int code = 0;
+    const char *msg = parse_err(a, "SELECT ABS(ALL 1)", &code);
+    cr_assert_eq(code, 1064);
+    cr_assert(strstr(msg, "near 'ALL 1)'") != NULL, "%s", msg);
+    parse_err(a, "SELECT SUM(ALL *) FROM t", &code);
+    cr_assert_eq(code, 1064);
+    parse_err(a, "SELECT COUNT(ALL DISTINCT x) FROM t", &code);
+    cr_assert_eq(code, 1064);
+    st = parse_ok(
+            a, "SELECT EXTRACT(YEAR_MONTH FROM d), EXTRACT (microsecond FROM d), extract FROM t");
+    cr_assert_eq(st->items[0].expr->kind, PA_FUNC);
+    cr_assert_str_eq(st->items[0].expr->name, "extract");
+    cr_assert_eq(st->items[0].expr->op, TK_YEAR_MONTH);
+    cr_assert_eq(st->items[1].expr->op, TK_MICROSECOND);
+    cr_assert_eq(st->items[2].expr->kind, PA_COLUMN);
+    parse_err(a, "SELECT EXTRACT(WEEKS FROM d) FROM t", &code);
+    cr_assert_eq(code, 1064);
+    arena_free(a);
+}
