@@ -861,9 +861,10 @@ typedef struct plan_ectx {
     int64_t autoinc_first;
     /* While a subquery is analysed: the enclosing queries' columns (plan_subquery.c). */
     const struct plan_subq_scope *outer;
-    /* Streams this statement read, with their windows (plan_stream.c): every reference to a
-     * stream sees the same window; INSERT ... SELECT turns them into offset advances. */
-    struct plan_sreads *sreads;
+    /* Streams this statement read, with their windows (stream/ strm_reads, filled by
+     * plan_stream.c): every reference to a stream sees the same window; INSERT ... SELECT
+     * turns them into offset advances (strm_reads_advance). */
+    struct strm_reads *sreads;
 } plan_ectx;
 
 typedef int (*plan_eval_fn)(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err);

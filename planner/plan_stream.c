@@ -105,206 +105,27 @@ plan__stream_base(plan_ectx *cx, const char *db, const char *name, const char **
     return true;
 }
 
-/* The last commit TSO of partition part_id (buckets tablets) at or below cut; 0 = none. */
-static uint64_t
-part_latest(stor_engine *e, int64_t part_id, uint32_t buckets, uint64_t cut)
+/* The partitions of tb as stream/ takes them (statement arena). */
+static strm_part *
+tbl_parts(plan_ectx *cx, const plan_tbl *tb)
 {
-    uint64_t best = 0;
-    for (uint32_t b = 0; e != NULL && b < buckets; b++) {
-        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
-        if (t == NULL) {
-            continue;
-        }
-        stor_snapshot snap;
-        stor_tablet_snapshot(t, &snap);
-        for (size_t v = snap.nvtso; v-- > 0;) {
-            if (snap.vtso[v] <= cut) {
-                best = snap.vtso[v] > best ? snap.vtso[v] : best;
-                break;
-            }
-        }
-        for (size_t r = 0; snap.nvtso == 0 && r < snap.nrowsets; r++) {
-            uint64_t ts = snap.rowsets[r].commit_tso;
-            best = ts <= cut && ts > best ? ts : best;
-        }
-        stor_snapshot_destroy(&snap);
+    strm_part *v = arena_alloc(cx->a, ((size_t)tb->nparts + 1) * sizeof *v);
+    for (uint32_t p = 0; p < tb->nparts; p++) {
+        v[p] = (strm_part){tb->parts[p].id, tb->parts[p].buckets};
     }
-    return best;
+    return v;
 }
 
-/* ---- reading: windows shared by every reference of a statement ---- */
-
-/* One stream read by a statement: its partitions' windows and what consuming it commits. */
-typedef struct plan_sread {
-    int64_t stream_id;
-    const char *db, *name;
-    uint8_t kind; /* 0 changes, 1 @snapshot (never advances), 2 @reset */
-    bool initial; /* the stream has show_initial_rows = true */
-    uint32_t nparts;
-    int64_t *part_ids;
-    uint8_t *prev_kind; /* strm_prev_kind */
-    uint64_t *prev_tso;
-    uint64_t *next_tso; /* the partition's last commit at statement start (0 = none) */
-    bool *part_on;      /* read (a PARTITION clause may restrict it) */
-} plan_sread;
-
-typedef struct plan_sreads {
-    plan_sread *v;
-    uint32_t n, cap;
-} plan_sreads;
-
-static plan_sread *
-sread_get(plan_ectx *cx, int64_t stream_id, uint8_t kind)
+/* The read of stream si over tb in the statement's read-once set (every reference of the
+ * statement sees the windows of the first, stream/README.md I3). */
+static strm_read *
+stream_read(plan_ectx *cx, const stream_info *si, const plan_tbl *tb, uint8_t kind)
 {
     if (cx->sreads == NULL) {
-        cx->sreads = arena_calloc(cx->a, 1, sizeof *cx->sreads);
+        cx->sreads = strm_reads_new(cx->a);
     }
-    plan_sreads *rs = cx->sreads;
-    for (uint32_t i = 0; i < rs->n; i++) {
-        if (rs->v[i].stream_id == stream_id && rs->v[i].kind == kind) {
-            return &rs->v[i];
-        }
-    }
-    if (rs->n == rs->cap) {
-        uint32_t cap = rs->cap ? rs->cap * 2 : 4;
-        plan_sread *v = arena_calloc(cx->a, cap, sizeof *v);
-        if (rs->n) {
-            memcpy(v, rs->v, rs->n * sizeof *v);
-        }
-        rs->v = v;
-        rs->cap = cap;
-    }
-    plan_sread *r = &rs->v[rs->n++];
-    memset(r, 0, sizeof *r);
-    r->stream_id = stream_id;
-    r->kind = kind;
-    return r;
-}
-
-/* Fill r's windows for the base table tb as of now (once per statement). */
-static void
-sread_fill(plan_ectx *cx, plan_sread *r, const stream_info *si, const plan_tbl *tb)
-{
-    if (r->part_ids != NULL) {
-        return; /* another reference of this statement already chose the windows */
-    }
-    r->db = si->db;
-    r->name = si->name;
-    r->initial = si->def.show_initial_rows;
-    r->nparts = tb->nparts;
-    size_t n = tb->nparts + 1;
-    r->part_ids = arena_alloc(cx->a, n * sizeof *r->part_ids);
-    r->prev_kind = arena_alloc(cx->a, n);
-    r->prev_tso = arena_alloc(cx->a, n * sizeof *r->prev_tso);
-    r->next_tso = arena_alloc(cx->a, n * sizeof *r->next_tso);
-    r->part_on = arena_calloc(cx->a, n, sizeof *r->part_on);
-    stor_engine *e = cx->s->srv->engine;
-    uint64_t vis = e != NULL ? stor_engine_visible_tso(e) : 0;
-    for (uint32_t p = 0; p < tb->nparts; p++) {
-        int64_t pid = tb->parts[p].id;
-        r->part_ids[p] = pid;
-        r->next_tso[p] = part_latest(e, pid, tb->parts[p].buckets, vis);
-        uint64_t tso = 0;
-        int64_t last_ms = 0;
-        r->prev_kind[p] = STRM_PREV_NONE;
-        r->prev_tso[p] = 0;
-        if (strm_offset(cx->s->srv->streams, si->id, pid, &tso, &last_ms)) {
-            r->prev_kind[p] = STRM_PREV_ADVANCED;
-            r->prev_tso[p] = tso;
-        } else {
-            for (size_t i = 0; i < si->def.ninit; i++) {
-                if (si->def.init[i].part_id == pid) {
-                    r->prev_kind[p] = STRM_PREV_INIT;
-                    r->prev_tso[p] = si->def.init[i].tso;
-                }
-            }
-        }
-    }
-}
-
-/* The first commit TSO of partition part_id after tso (0 = none): whether changes after an
- * offset exist, and whether the oldest of them is past the TTL. */
-static uint64_t
-part_first_after(stor_engine *e, int64_t part_id, uint32_t buckets, uint64_t tso)
-{
-    uint64_t best = 0;
-    for (uint32_t b = 0; e != NULL && b < buckets; b++) {
-        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
-        if (t == NULL) {
-            continue;
-        }
-        stor_snapshot snap;
-        stor_tablet_snapshot(t, &snap);
-        for (size_t v = 0; v < snap.nvtso; v++) {
-            if (snap.vtso[v] > tso) {
-                best = best == 0 || snap.vtso[v] < best ? snap.vtso[v] : best;
-                break;
-            }
-        }
-        stor_snapshot_destroy(&snap);
-    }
-    return best;
-}
-
-/* Whether every tablet of partition part_id has the change record of every write it holds as
- * of tso (bl_log_complete): then the partition read whole is read from its binlog, each row
- * with the TSO and LSN of its own write (binlog() shows the same records), whatever compaction
- * merged; else from its data. */
-static bool
-part_complete(plan_ectx *cx, int64_t part_id, uint32_t buckets, uint64_t tso)
-{
-    stor_engine *e = cx->s->srv->engine;
-    bool ok = cx->s->srv->binlog != NULL;
-    for (uint32_t b = 0; ok && e != NULL && b < buckets; b++) {
-        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
-        if (t == NULL) {
-            continue; /* never written */
-        }
-        stor_snapshot snap;
-        stor_tablet_snapshot(t, &snap);
-        ok = bl_log_complete(cx->s->srv->binlog, &snap, tso);
-        stor_snapshot_destroy(&snap);
-    }
-    return ok;
-}
-
-/* Whether every data rowset of partition part_id is the rowset its commit wrote, with its
- * records still held (bl_log_rowset_lsns): then a data scan stamps every row exactly, without
- * holding the partition's records in memory as a MIN_DELTA read does. */
-static bool
-part_own_rowsets(plan_ectx *cx, int64_t part_id, uint32_t buckets)
-{
-    stor_engine *e = cx->s->srv->engine;
-    bool ok = cx->s->srv->binlog != NULL;
-    arena *a = arena_new(0);
-    for (uint32_t b = 0; ok && e != NULL && b < buckets; b++) {
-        stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(part_id, b), false);
-        if (t == NULL) {
-            continue;
-        }
-        stor_snapshot snap;
-        stor_tablet_snapshot(t, &snap);
-        for (size_t r = 0; ok && r < snap.nrowsets; r++) {
-            uint64_t *seg;
-            ok = bl_log_rowset_lsns(cx->s->srv->binlog, &snap, r, a, &seg);
-        }
-        stor_snapshot_destroy(&snap);
-    }
-    arena_free(a);
-    return ok;
-}
-
-/* Whether a min_delta read from offset tso of partition part_id would miss expired changes:
- * the first commit after the offset is at or below the TTL horizon (an old offset with no
- * change after it, as after @reset() on an idle table, has lost nothing). */
-static bool
-offset_expired(stor_engine *e, int64_t part_id, uint32_t buckets, uint64_t tso, uint64_t horizon)
-{
-    if (tso >= horizon) {
-        return false;
-    }
-    uint64_t first = part_first_after(e, part_id, buckets, tso);
-    return first != 0 && first <= horizon;
+    return strm_reads_add(cx->sreads, cx->s->srv->streams, si->id, &si->def, si->db, si->name, kind,
+                          tbl_parts(cx, tb), tb->nparts);
 }
 
 /* ---- CREATE / ALTER / DROP ---- */
@@ -379,33 +200,20 @@ exec_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, db_error *err)
     int rc = DB_OK;
     cat_stream def;
     memset(&def, 0, sizeof def);
-    int64_t *parts = NULL;
-    uint32_t *buckets = NULL;
+    strm_part *parts = NULL;
     size_t nparts = 0;
     if (t == NULL) {
         rc = doris(cx, err, "Unknown table '%s'", d->base_name);
-    } else if (t->view_sql != NULL || t->stream != NULL) {
-        rc = doris(cx, err,
-                   "Base table type: %s, StreamScanType: %s is not supported for create table "
-                   "stream",
-                   t->view_sql ? "VIEW" : "STREAM", cat_stream_type_name(type));
-    } else if (!cat_binlog_is_row(&t->binlog)) {
-        rc = doris(cx, err, "Base Olap table %s need to enable row binlog for table stream",
-                   t->name);
-    } else if (type == CAT_STREAM_MIN_DELTA && t->mow && !t->binlog.need_historical_value) {
-        rc = db_error_set(err, ER_DORIS,
-                          "MIN_DELTA table stream requires base mow table to enable "
-                          "binlog.need_historical_value=true");
+    } else if (strm_check_base(t, type, err) != DB_OK) {
+        rc = DB_ERR;
     } else {
         def.base_id = t->id;
         def.base_db = arena_strdup(cx->a, bd->name);
         def.base_name = arena_strdup(cx->a, t->name);
         nparts = t->nparts;
         parts = arena_alloc(cx->a, (nparts + 1) * sizeof *parts);
-        buckets = arena_alloc(cx->a, (nparts + 1) * sizeof *buckets);
         for (size_t i = 0; i < nparts; i++) {
-            parts[i] = t->parts[i].id;
-            buckets[i] = (uint32_t)t->parts[i].buckets;
+            parts[i] = (strm_part){t->parts[i].id, (uint32_t)t->parts[i].buckets};
         }
     }
     cat_meta_read_end(m);
@@ -418,13 +226,8 @@ exec_create(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, db_error *err)
     /* show_initial_rows = false: each partition with data starts at its last commit (the
      * statement's view, so every commit it saw is before the stream and none after is). */
     def.init = arena_alloc(cx->a, (nparts + 1) * sizeof *def.init);
-    stor_engine *e = cx->s->srv->engine;
-    uint64_t vis = e != NULL ? stor_engine_visible_tso(e) : 0;
-    for (size_t i = 0; !initial && i < nparts; i++) {
-        uint64_t ts = part_latest(e, parts[i], buckets[i], vis);
-        if (ts != 0) {
-            def.init[def.ninit++] = (cat_stream_offset){parts[i], ts};
-        }
+    if (!initial) {
+        def.ninit = strm_creation_offsets(cx->s->srv->streams, parts, nparts, def.init);
     }
     bool created;
     return cat_meta_create_stream(m, db, d->name, d->req.comment, &def, d->if_not_exists, &created,
@@ -631,29 +434,26 @@ show_status(plan_ectx *cx, const plan_stmt *st, plan_ddl *d, const plan_sink *si
     if (plan__tbl_open(cx, si.base_db, si.base_name, tb, err) != DB_OK) {
         return DB_ERR;
     }
-    plan_sread r;
-    memset(&r, 0, sizeof r);
-    sread_fill(cx, &r, &si, tb);
+    strm_read r; /* windows as a read now would take them; not in the read-once set */
+    strm_read_init(&r, cx->a, cx->s->srv->streams, si.id, &si.def, si.db, si.name,
+                   STRM_READ_CHANGES, tbl_parts(cx, tb), tb->nparts);
     const char *names[5] = {"Unit", "Consumption_Status", "Latest_Commit", "Pending_Records",
                             "Lag_Ms"};
     plan_rowset rs;
     plan__rs_init(cx->a, &rs, names, 5);
     for (uint32_t p = 0; p < tb->nparts; p++) {
-        bool has = r.prev_kind[p] != STRM_PREV_NONE;
-        uint64_t from = has ? r.prev_tso[p] + 1 : 0, pending = 0;
-        for (uint32_t b = 0; r.next_tso[p] != 0 && b < tb->parts[p].buckets; b++) {
-            pending += bl_log_count(cx->s->srv->binlog, stor_tablet_id_of(r.part_ids[p], b), from,
-                                    r.next_tso[p]);
-        }
+        const strm_window *w = &r.w[p];
+        bool has = w->prev_kind != STRM_PREV_NONE;
+        uint64_t pending = strm_window_pending(cx->s->srv->binlog, w);
         uint64_t lag = 0;
-        if (has && r.next_tso[p] > r.prev_tso[p]) {
-            lag = cat_tso_physical(r.next_tso[p]) - cat_tso_physical(r.prev_tso[p]);
+        if (has && w->next_tso > w->prev_tso) {
+            lag = cat_tso_physical(w->next_tso) - cat_tso_physical(w->prev_tso);
         }
         const char *row[5] = {
-                tb->parts[p].name, has ? arena_sprintf(cx->a, "%" PRIu64, r.prev_tso[p]) : "N/A",
-                r.next_tso[p] ? arena_sprintf(cx->a, "%" PRIu64, r.next_tso[p]) : "N/A",
+                tb->parts[p].name, has ? arena_sprintf(cx->a, "%" PRIu64, w->prev_tso) : "N/A",
+                w->next_tso ? arena_sprintf(cx->a, "%" PRIu64, w->next_tso) : "N/A",
                 arena_sprintf(cx->a, "%" PRIu64, pending),
-                has || r.next_tso[p] == 0 ? arena_sprintf(cx->a, "%" PRIu64, lag) : "N/A"};
+                has || w->next_tso == 0 ? arena_sprintf(cx->a, "%" PRIu64, lag) : "N/A"};
         plan__rs_add(cx->a, &rs, row);
     }
     return send_rows(cx, &rs, st, sink, err);
@@ -831,18 +631,18 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     if (stream_find(cx, db, ref->name, &si) != 1) {
         return db_error_set(err, ER_NO_SUCH_TABLE, db, ref->name);
     }
-    uint8_t kind = 0;
+    uint8_t kind = STRM_READ_CHANGES;
     if (ref->scan_fn != NULL) {
         if (strcasecmp(ref->scan_fn, "snapshot") == 0) {
-            kind = 1;
+            kind = STRM_READ_SNAPSHOT;
         } else if (strcasecmp(ref->scan_fn, "reset") == 0) {
-            kind = 2;
+            kind = STRM_READ_RESET;
         } else {
             return db_error_set(err, ER_DORIS, "Invalid param type for olap table stream");
         }
         if (ref->nparams > 0) {
             return doris(cx, err, "%s does not accept parameters",
-                         kind == 1 ? "snapshot" : "reset");
+                         kind == STRM_READ_SNAPSHOT ? "snapshot" : "reset");
         }
     }
     if (!si.base_ok) {
@@ -852,7 +652,7 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     if (plan__tbl_open(cx, si.base_db, si.base_name, tb, err) != DB_OK) {
         return DB_ERR;
     }
-    stream_cols(cx, tb, kind == 0, out);
+    stream_cols(cx, tb, kind == STRM_READ_CHANGES, out);
     if (cx->describe) {
         return DB_OK;
     }
@@ -866,31 +666,28 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
         on = arena_alloc(cx->a, tb->nparts + 1);
         memset(on, 1, tb->nparts + 1);
     }
-    plan_sread *r = sread_get(cx, si.id, kind);
-    sread_fill(cx, r, &si, tb);
-    for (uint32_t p = 0; p < tb->nparts; p++) {
-        r->part_on[p] = r->part_on[p] || on[p];
-    }
-    if (kind == 2) { /* @reset(): the current image */
+    strm_read *r = stream_read(cx, &si, tb, kind);
+    strm_read_use(r, on);
+    if (kind == STRM_READ_RESET) { /* @reset(): the current image */
         *opp = part_scan(cx, tb, stor_engine_visible_tso(cx->s->srv->engine), on, false);
         return DB_OK;
     }
-    if (kind == 1) { /* @snapshot(): each partition as of its offset */
+    if (kind == STRM_READ_SNAPSHOT) { /* @snapshot(): each partition as of its offset */
         plan_op **kids = arena_calloc(cx->a, tb->nparts + 1, sizeof *kids);
         uint32_t nk = 0;
         for (uint32_t p = 0; p < tb->nparts; p++) {
-            if (!on[p] || r->prev_kind[p] == STRM_PREV_NONE || r->prev_tso[p] == 0) {
+            if (!on[p] || r->w[p].prev_kind == STRM_PREV_NONE || r->w[p].prev_tso == 0) {
                 continue; /* not asked for, or no offset: nothing as of it */
             }
             bool *one = arena_calloc(cx->a, tb->nparts + 1, sizeof *one);
             one[p] = true;
-            kids[nk++] = part_scan(cx, tb, r->prev_tso[p], one, false);
+            kids[nk++] = part_scan(cx, tb, r->w[p].prev_tso, one, false);
         }
         *opp = concat_new(cx, tb, kids, nk);
         return DB_OK;
     }
-    /* Changes: the partitions with an offset read (offset, last commit] of the binlog; the
-     * others are read whole as APPEND rows. */
+    /* Changes: stream/ decides how each partition is read (its offset's window of the binlog,
+     * or whole from its records or its data); this builds the one operator over them. */
     cat_binlog_cfg cfg = cat_binlog_default();
     {
         const cat_catalog *c = cat_meta_read_begin(cx->s->srv->meta);
@@ -901,13 +698,13 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
         cat_meta_read_end(cx->s->srv->meta);
     }
     bool history = cfg.need_historical_value && tb->sc.mow;
-    bl_mode mode = si.def.type == CAT_STREAM_APPEND_ONLY ? BL_MODE_APPEND_ONLY
-                   : si.def.type == CAT_STREAM_DETAIL    ? BL_MODE_DETAIL
-                                                         : BL_MODE_MIN_DELTA;
-    if (!tb->sc.mow) {
-        mode = BL_MODE_APPEND_ONLY; /* Duplicate Key: inserts only */
+    uint8_t mode = strm_fold_mode(si.def.type, tb->sc.mow);
+    strm_part_plan *plan = arena_alloc(cx->a, ((size_t)tb->nparts + 1) * sizeof *plan);
+    uint64_t now_ms = cx->now_utc_us > 0 ? (uint64_t)cx->now_utc_us / 1000 : 0;
+    if (strm_read_plan(cx->s->srv->streams, cx->s->srv->binlog, r, on, tb->sc.mow, si.def.type,
+                       &cfg, now_ms, plan, err) != DB_OK) {
+        return DB_ERR;
     }
-    uint64_t horizon = plan__ttl_horizon(cx, cfg.ttl_seconds);
     uint32_t total = 0;
     for (uint32_t p = 0; p < tb->nparts; p++) {
         total += tb->parts[p].buckets;
@@ -921,54 +718,25 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
     bool *hon = arena_calloc(cx->a, tb->nparts + 1, sizeof *hon);
     uint32_t n = 0, nh = 0;
     for (uint32_t p = 0; p < tb->nparts; p++) {
-        if (!on[p] || r->next_tso[p] == 0) {
-            continue; /* not asked for, or never written: nothing to read */
-        }
-        if (r->prev_kind[p] == STRM_PREV_NONE &&
-            !(tb->sc.mow && part_own_rowsets(cx, r->part_ids[p], tb->parts[p].buckets)) &&
-            part_complete(cx, r->part_ids[p], tb->parts[p].buckets, r->next_tso[p])) {
-            /* Read whole from its records: every write up to next, as APPEND rows with their
-             * own TSO and LSN. A MoW key's last write is its current row (MIN_DELTA from the
-             * beginning: every key absent at the start), a DUP table's records are its rows.
-             * A MoW partition whose rowsets are all their commits' own is read from its data
-             * instead (exact too, and streaming). */
-            for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
-                tablets[n] = stor_tablet_id_of(r->part_ids[p], b);
-                tmode[n] = tb->sc.mow ? BL_MODE_MIN_DELTA : BL_MODE_APPEND_ONLY;
-                lo[n] = 0;
-                hi[n++] = r->next_tso[p];
-            }
-            continue;
-        }
-        if (r->prev_kind[p] == STRM_PREV_NONE) {
+        const strm_part_plan *pp = &plan[p];
+        if (pp->src == STRM_SRC_WHOLE_DATA) { /* a table scan, APPEND rows stamped per row */
             hon[p] = true;
-            hparts[nh] = r->part_ids[p];
-            hseq[nh++] = r->next_tso[p];
+            hparts[nh] = r->w[p].part_id;
+            hseq[nh++] = pp->hi;
             continue;
         }
-        uint64_t from = r->prev_tso[p] + 1;
-        if (from <= horizon) {
-            if (mode == BL_MODE_MIN_DELTA &&
-                offset_expired(cx->s->srv->engine, r->part_ids[p], tb->parts[p].buckets,
-                               r->prev_tso[p], horizon)) { /* R4 */
-                return db_error_set(err, ER_DORIS,
-                                    "Row binlog offset has expired according to "
-                                    "binlog.ttl_seconds");
-            }
-            from = horizon + 1; /* detail / append_only skip what expired */
-        }
-        for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
-            tablets[n] = stor_tablet_id_of(r->part_ids[p], b);
-            tmode[n] = (uint8_t)mode;
-            lo[n] = from;
-            hi[n++] = r->next_tso[p];
+        for (uint32_t b = 0; pp->src != STRM_SRC_NONE && b < tb->parts[p].buckets; b++) {
+            tablets[n] = stor_tablet_id_of(r->w[p].part_id, b);
+            tmode[n] = pp->mode;
+            lo[n] = pp->lo;
+            hi[n++] = pp->hi;
         }
     }
     plan_op *hist =
             nh > 0 ? part_scan(cx, tb, stor_engine_visible_tso(cx->s->srv->engine), hon, true)
                    : NULL;
-    *opp = plan__op_stream_read(cx, tb, (uint8_t)mode, history, tablets, lo, hi, tmode, n, hist,
-                                hparts, hseq, nh, out->vk, out->xt);
+    *opp = plan__op_stream_read(cx, tb, mode, history, tablets, lo, hi, tmode, n, hist, hparts,
+                                hseq, nh, out->vk, out->xt);
     return DB_OK;
 }
 
@@ -977,37 +745,7 @@ plan__stream_resolve(plan_ectx *cx, const plan_table_ref *ref, plan_binlog_src *
 void
 plan__stream_consume(plan_ectx *cx, stor_writer *w)
 {
-    if (cx->sreads == NULL) {
-        return;
-    }
-    plan_sreads *rs = cx->sreads;
-    for (uint32_t i = 0; i < rs->n; i++) {
-        plan_sread *r = &rs->v[i];
-        if (r->kind == 1) {
-            continue; /* @snapshot() never advances */
-        }
-        strm_advance *adv = arena_alloc(cx->a, ((size_t)r->nparts + 1) * sizeof *adv);
-        size_t na = 0;
-        for (uint32_t p = 0; p < r->nparts; p++) {
-            if (!r->part_on[p] || r->next_tso[p] == 0) {
-                continue; /* a partition never written keeps no offset */
-            }
-            /* E22 only for the initial rows of a show_initial_rows stream: a partition it
-             * has not consumed yet that the base table already had at CREATE STREAM (ids only
-             * grow, so its id is below the stream's). Every other lost race is E21. */
-            uint8_t pk = r->prev_kind[p];
-            if (pk == STRM_PREV_NONE && r->initial && r->part_ids[p] < r->stream_id) {
-                pk = STRM_PREV_INITIAL_ROWS;
-            }
-            adv[na++] = (strm_advance){r->stream_id, r->part_ids[p], pk, r->prev_tso[p],
-                                       r->next_tso[p]};
-        }
-        buf sec;
-        buf_init(&sec);
-        strm_encode_advance(&sec, r->db, r->name, cx->now_utc_us / 1000, adv, na);
-        stor_writer_add_extra(w, STRM_EXTRA_ADVANCE, sec.data, sec.len);
-        buf_destroy(&sec);
-    }
+    strm_reads_advance(cx->sreads, w, cx->now_utc_us / 1000);
 }
 
 /* ---- information_schema.table_streams / table_stream_consumption ---- */
@@ -1026,34 +764,6 @@ grow1(arena *a, void *v, size_t n, size_t *cap, size_t sz)
     }
     *cap = ncap;
     return nv;
-}
-
-/* Whether a min_delta stream's offset of some written partition of base is past the TTL
- * (decision R4: shown as stale, beyond Doris). */
-static bool
-ttl_expired(plan_server *srv, const cat_table *st, const cat_table *base, uint64_t now_ms)
-{
-    const cat_stream *def = st->stream;
-    if (def->type != CAT_STREAM_MIN_DELTA || !base->mow || base->binlog.ttl_seconds <= 0) {
-        return false;
-    }
-    uint64_t horizon = bl_ttl_horizon(now_ms, base->binlog.ttl_seconds);
-    for (size_t p = 0; p < base->nparts; p++) {
-        uint64_t tso = 0;
-        int64_t last = 0;
-        bool have = strm_offset(srv->streams, st->id, base->parts[p].id, &tso, &last);
-        for (size_t i = 0; !have && i < def->ninit; i++) {
-            if (def->init[i].part_id == base->parts[p].id) {
-                tso = def->init[i].tso;
-                have = true;
-            }
-        }
-        if (have && offset_expired(srv->engine, base->parts[p].id, (uint32_t)base->parts[p].buckets,
-                                   tso, horizon)) {
-            return true; /* changes after the offset are already gone */
-        }
-    }
-    return false;
 }
 
 static int
@@ -1089,7 +799,7 @@ stream_rows(void *ctx, arena *a, plan_cat_stream **out, size_t *n, db_error *err
             r->enabled = ok;
             r->is_stale = !ok;
             r->stale_reason = ok ? "N/A" : "Base table does not exist";
-            if (ok && ttl_expired(srv, t, base, now_ms)) {
+            if (ok && strm_ttl_stale(srv->streams, t, base, now_ms)) {
                 r->is_stale = true;
                 r->stale_reason = "Row binlog offset has expired according to binlog.ttl_seconds";
             }
@@ -1122,17 +832,12 @@ stream_unit_rows(void *ctx, arena *a, plan_cat_stream_unit **out, size_t *n, db_
             }
             for (size_t p = 0; p < base->nparts; p++) {
                 const cat_partition *part = &base->parts[p];
-                uint64_t tso = 0;
-                int64_t last = -1;
-                bool have = strm_offset(srv->streams, t->id, part->id, &tso, &last);
-                for (size_t k = 0; !have && k < t->stream->ninit; k++) {
-                    if (t->stream->init[k].part_id == part->id) {
-                        tso = t->stream->init[k].tso;
-                        last = -1;
-                        have = true;
-                    }
-                }
-                uint64_t latest = part_latest(srv->engine, part->id, (uint32_t)part->buckets, vis);
+                uint64_t tso;
+                int64_t last;
+                bool have = strm_effective_offset(srv->streams, t->id, t->stream, part->id, &tso,
+                                                  &last) != STRM_PREV_NONE;
+                uint64_t latest =
+                        strm_part_latest(srv->engine, part->id, (uint32_t)part->buckets, vis);
                 *out = grow1(a, *out, *n, &cap, sizeof **out);
                 plan_cat_stream_unit *u = &(*out)[(*n)++];
                 u->db = arena_strdup(a, db->name);

@@ -3,7 +3,7 @@
  * STRM_EXTRA_ADVANCE sections of storage commits (checked under the engine's commit mutex,
  * applied at publish and replay) and checkpointed as image section STRM_IMG_OFFSETS.
  * README.md §Formats, §Invariants. */
-#include "stream/stream.h"
+#include "stream/strm_int.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -269,6 +269,12 @@ strm_free(strm_state *S)
     pthread_rwlock_destroy(&S->lock);
     mem_free(S->ents);
     mem_free(S);
+}
+
+stor_engine *
+strm__engine(const strm_state *S)
+{
+    return S->e;
 }
 
 bool
