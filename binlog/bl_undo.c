@@ -113,7 +113,7 @@ struct bl_undo {
     arena *ha; /* held until close: the changes since T, the changed keys, the before refs */
     arena *sa; /* one scan batch */
     bl_keyset keys;
-    bl_changes *parts; /* the fold's output batches */
+    bl_changes *parts;      /* the fold's output batches */
     uint32_t *bpart, *brow; /* the rows at T of the changed keys: part and row */
     uint32_t nbefore, bpos;
     uint32_t *cols, *kidx;
