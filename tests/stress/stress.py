@@ -804,7 +804,10 @@ def check_result_streaming(srv):
         with admin.cursor() as cur:
             cur.execute("CREATE DATABASE IF NOT EXISTS streaming")
             cur.execute("CREATE TABLE streaming.big (k BIGINT, s VARCHAR(100)) DUPLICATE KEY(k) "
-                        "DISTRIBUTED BY HASH(k) BUCKETS 2 PROPERTIES ('replication_num' = '1')")
+                        "DISTRIBUTED BY HASH(k) BUCKETS 2 PROPERTIES ('replication_num' = '1', "
+                        # the 20 loads below would otherwise be compacted while the result is
+                        # read, and the compaction's memory counted as the result's
+                        "'disable_auto_compaction' = 'true')")
             cur.execute("INSERT INTO streaming.big VALUES (0, REPEAT('x', 90))")
             for _ in range(STREAM_ROWS_LOG2):
                 cur.execute("INSERT INTO streaming.big SELECT k + (SELECT COUNT(*) FROM "
