@@ -198,4 +198,40 @@ uint64_t bl_fold_records(const bl_fold *f);
 /* Bytes the fold holds (MIN_DELTA: the window's records and key table), for memory limits. */
 size_t bl_fold_mem(const bl_fold *f);
 
+/* ---- time travel below the compaction floor (bl_undo.c) ---- */
+
+/* Whether FOR VERSION / TIME AS OF tso must rebuild tablet_id's image from before images: the
+ * tablet no longer keeps the version of tso (stor_snapshot_as_of fails: compaction merged it
+ * away). False for a tablet that does not exist. Any thread. */
+bool bl_undo_needed(stor_engine *e, uint64_t tablet_id, uint64_t tso);
+
+/* One batch of the image: n rows of every schema column (cols[c], sc->ncols). dflt[c] (NULL =
+ * none) is a bitmap of the rows whose column c takes the column's current default (the column
+ * did not exist when the row was written); those cells hold NULL. Arrays in the arena given to
+ * bl_undo_next. */
+typedef struct bl_image {
+    uint32_t n;
+    stor_vec *cols;
+    uint8_t **dflt;
+} bl_image;
+
+typedef struct bl_undo bl_undo;
+
+/* The rows tablet_id of a MoW table with before images (sc: binlog_row, binlog_history) held
+ * at tso, rebuilt from its current rows (as of e's visible TSO) and the records in (tso,
+ * visible]: first the current rows of the keys no record after tso touched (in scan order),
+ * then the row each changed key had at tso (its first record's before image; none for a key
+ * inserted after tso). Changed keys are held by their memcomparable encoding (storage's key
+ * encoding), so distinct keys never merge. Open folds the window (MIN_DELTA) and holds its
+ * change rows and keys until close: O(changes after tso) memory, plus one scan batch. The
+ * caller checks that records down to tso are retained (TTL). sc must outlive the reader.
+ * ER_STOR_CORRUPT / ER_IO_ERROR. Worker threads (blocks on file I/O). */
+bl_undo *bl_undo_open(bl_log *L, stor_engine *e, const stor_schema *sc, uint64_t tablet_id,
+                      uint64_t tso, db_error *err);
+/* The next batch of at most max_rows rows of the image (arrays in a; never empty), or *eof. */
+int bl_undo_next(bl_undo *u, arena *a, uint32_t max_rows, bl_image *out, bool *eof, db_error *err);
+/* Bytes the reader holds (changes, keys), for memory limits. */
+size_t bl_undo_mem(const bl_undo *u);
+void bl_undo_close(bl_undo *u);
+
 #endif /* BINLOG_BINLOG_H */

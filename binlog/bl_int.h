@@ -46,4 +46,27 @@ int bl__stage_encoded(void *ctx, stor_chain_batch *b, stor_txn *txn, uint64_t ro
 void bl__encode_rowset_section(buf *out, int64_t table_id, uint64_t tablet_id, uint64_t file_id,
                                uint32_t nseg, uint64_t rows, bool has_before);
 
+/* The set of a tablet's keys changed after a time-travel target (bl_undo.c): memcomparable
+ * encodings (stor_key_encode_row), copied into arena a, compared byte for byte, so two keys are
+ * one entry only when their encodings are equal. add, then seal (sort, drop duplicates), then
+ * has. The reference array grows by doubling (heap); destroy frees it, a keeps the bytes. */
+typedef struct bl_keyref {
+    const uint8_t *p;
+    size_t len;
+} bl_keyref;
+typedef struct bl_keyset {
+    arena *a;
+    bl_keyref *refs; /* sorted and unique once sealed */
+    size_t n, cap;
+    bool sealed;
+} bl_keyset;
+void bl__keyset_init(bl_keyset *ks, arena *a);
+void bl__keyset_add(bl_keyset *ks, const void *key, size_t len);
+void bl__keyset_seal(bl_keyset *ks);
+/* Whether key (len bytes) was added; ks must be sealed. */
+bool bl__keyset_has(const bl_keyset *ks, const void *key, size_t len);
+/* Heap bytes of the reference array. */
+size_t bl__keyset_mem(const bl_keyset *ks);
+void bl__keyset_destroy(bl_keyset *ks);
+
 #endif /* BINLOG_BL_INT_H */

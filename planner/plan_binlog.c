@@ -12,9 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "binlog/binlog.h"
 #include "catalog/catalog.h"
 #include "common/buf.h"
@@ -939,6 +936,7 @@ plan__binlog_check_as_of(plan_ectx *cx, const plan_tbl *tb, uint64_t tso, db_err
 
 /* ======================================================================================
  * Time travel below the compaction floor: the image at T rebuilt from before images
+ * (binlog/bl_undo.c); the planner checks the table and builds the operator over the reader.
  * ====================================================================================== */
 
 /* Whether FOR VERSION / TIME AS OF tso on tb needs the rebuild: tb is MoW with Row Binlog and
@@ -952,45 +950,24 @@ plan__binlog_needs_undo(plan_ectx *cx, const plan_tbl *tb, uint64_t tso)
         !cat_binlog_is_row(&cfg) || !cfg.need_historical_value) {
         return false;
     }
-    bool needs = false;
-    for (uint32_t p = 0; p < tb->nparts && !needs; p++) {
-        for (uint32_t b = 0; b < tb->parts[p].buckets && !needs; b++) {
-            stor_tablet *t = stor_engine_tablet(e, stor_tablet_id_of(tb->parts[p].id, b), false);
-            if (t == NULL) {
-                continue;
+    for (uint32_t p = 0; p < tb->nparts; p++) {
+        for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
+            if (bl_undo_needed(e, stor_tablet_id_of(tb->parts[p].id, b), tso)) {
+                return true;
             }
-            stor_snapshot snap;
-            stor_tablet_snapshot(t, &snap);
-            db_error e2;
-            db_error_clear(&e2);
-            needs = stor_snapshot_as_of(&snap, tso, &e2) != DB_OK;
-            stor_snapshot_destroy(&snap);
         }
     }
-    return needs;
+    return false;
 }
 
-/* Per tablet: the current rows whose key no change after T touched, then the row each changed
- * key had at T (the first change's before image), which MIN_DELTA over (T, now] yields as its
- * UPDATE_BEFORE and DELETE rows. */
+/* Per tablet, the image batches bl_undo yields, converted to tscan's column layout. */
 typedef struct op_undo {
     plan_op base;
     const plan_tbl *tbl;
     uint64_t tso;
     uint64_t *tablets;
     uint32_t ntablets, cur;
-    uint32_t *cols; /* every schema column */
-    uint32_t *kidx;
-    arena *ta;      /* the current tablet's changed keys and before rows */
-    uint64_t *keyh; /* sorted XXH3 hashes of the keys changed after T */
-    uint32_t nkeys;
-    bl_changes before; /* UPDATE_BEFORE / DELETE rows of the tablet, gathered */
-    uint32_t nbefore, bpos;
-    bool in_scan;
-    stor_snapshot snap;
-    bool has_snap;
-    stor_scan *scan;
-    arena *sa; /* scan batches */
+    bl_undo *rd; /* the reader of tablets[cur], NULL between tablets */
     plan_value *defaults;
     plan_batch *out;
 } op_undo;
@@ -1002,267 +979,74 @@ undo_open(plan_op *op, db_error *err)
     (void)err;
     op->opened = true;
     op->ba = arena_new(0);
-    u->ta = arena_new(0);
-    u->sa = arena_new(0);
     u->cur = 0;
-    u->in_scan = false;
+    u->rd = NULL;
     u->out = plan__batch_new(op->cx->a, op->types, op->ncols, op->cap);
     return DB_OK;
 }
 
+/* One image batch into u->out. */
 static void
-undo_release(op_undo *u)
-{
-    if (u->scan != NULL) {
-        stor_scan_close(u->scan);
-        u->scan = NULL;
-    }
-    if (u->has_snap) {
-        stor_snapshot_destroy(&u->snap);
-        u->has_snap = false;
-    }
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Load tablet u->tablets[u->cur]: fold (T, visible] and open a scan of the current rows. */
-static int
-undo_load(op_undo *u, db_error *err)
-{
-    plan_ectx *cx = u->base.cx;
-    stor_engine *e = cx->s->srv->engine;
-    const stor_schema *sc = &u->tbl->sc;
-    arena_reset(u->ta);
-    u->nkeys = 0;
-    u->nbefore = u->bpos = 0;
-    uint64_t vis = stor_engine_visible_tso(e);
-    bl_fold *f = bl_fold_open(cx->s->srv->binlog, sc, u->tablets[u->cur], u->tso + 1, vis,
-                              BL_MODE_MIN_DELTA, true, err);
-    if (f == NULL) {
-        return DB_ERR;
-    }
-    /* Every change row's key is skipped in the current image; UPDATE_BEFORE and DELETE rows
-     * are the rows at T. Keep them all (a tablet's changes since T). */
-    size_t cap = 0, kcap = 0;
-    const stor_vec **src = NULL;
-    uint32_t *rows = NULL;
-    bl_changes *parts = NULL;
-    size_t nparts = 0, pcap = 0;
-    int rc = DB_OK;
-    buf kb;
-    buf_init(&kb);
-    for (;;) {
-        bl_changes ch;
-        bool eof = false;
-        if (bl_fold_next(f, u->ta, 4096, &ch, &eof, err) != DB_OK) {
-            rc = DB_ERR;
-            break;
-        }
-        if (eof) {
-            break;
-        }
-        if (nparts == pcap) {
-            pcap = pcap ? pcap * 2 : 8;
-            bl_changes *np = arena_alloc(u->ta, pcap * sizeof *np);
-            if (nparts) {
-                memcpy(np, parts, nparts * sizeof *np);
-            }
-            parts = np;
-        }
-        parts[nparts++] = ch;
-        for (uint32_t r = 0; r < ch.n; r++) {
-            if (u->nkeys == kcap) {
-                kcap = kcap ? kcap * 2 : 1024;
-                uint64_t *nh = arena_alloc(u->ta, kcap * sizeof *nh);
-                if (u->nkeys) {
-                    memcpy(nh, u->keyh, u->nkeys * sizeof *nh);
-                }
-                u->keyh = nh;
-            }
-            buf_clear(&kb);
-            stor_key_encode_row(sc, ch.cols, u->kidx, sc->nkeys, r, &kb);
-            u->keyh[u->nkeys++] = XXH3_64bits(kb.data, kb.len);
-            if (ch.type[r] == BL_CH_UPDATE_BEFORE || ch.type[r] == BL_CH_DELETE) {
-                cap++;
-            }
-        }
-    }
-    buf_destroy(&kb);
-    bl_fold_close(f);
-    if (rc != DB_OK) {
-        return DB_ERR;
-    }
-    qsort(u->keyh, u->nkeys, sizeof *u->keyh, cmp_u64);
-    /* Gather the rows at T into one change batch. */
-    src = arena_alloc(u->ta, (cap + 1) * sizeof *src);
-    rows = arena_alloc(u->ta, (cap + 1) * sizeof *rows);
-    memset(&u->before, 0, sizeof u->before);
-    u->before.cols = arena_calloc(u->ta, sc->ncols + 1, sizeof *u->before.cols);
-    u->before.dflt = arena_calloc(u->ta, sc->ncols + 1, sizeof *u->before.dflt);
-    for (uint32_t c = 0; c < sc->ncols; c++) {
-        uint32_t k = 0;
-        for (size_t p = 0; p < nparts; p++) {
-            for (uint32_t r = 0; r < parts[p].n; r++) {
-                if (parts[p].type[r] != BL_CH_UPDATE_BEFORE && parts[p].type[r] != BL_CH_DELETE) {
-                    continue;
-                }
-                bool dflt = parts[p].dflt[c] != NULL && (parts[p].dflt[c][r >> 3] >> (r & 7)) & 1;
-                if (dflt) {
-                    if (u->before.dflt[c] == NULL) {
-                        u->before.dflt[c] = arena_calloc(u->ta, cap / 8 + 1, 1);
-                    }
-                    u->before.dflt[c][k >> 3] |= (uint8_t)(1u << (k & 7));
-                }
-                src[k] = &parts[p].cols[c];
-                rows[k++] = r;
-            }
-        }
-        stor_vec_select(u->ta, stor_vec_kind_of(&sc->cols[c].type), k, src, rows,
-                        &u->before.cols[c]);
-    }
-    u->nbefore = (uint32_t)cap;
-    /* The current rows of the tablet, as of the visible TSO. */
-    stor_tablet *t = stor_engine_tablet(e, u->tablets[u->cur], false);
-    if (t == NULL) {
-        return DB_OK;
-    }
-    stor_tablet_snapshot(t, &u->snap);
-    u->has_snap = true;
-    db_error e2;
-    db_error_clear(&e2);
-    (void)stor_snapshot_as_of(&u->snap, vis, &e2);
-    u->scan = stor_scan_open(e, sc, &u->snap, u->cols, sc->ncols, NULL, 0, err);
-    return u->scan != NULL ? DB_OK : DB_ERR;
-}
-
-/* Whether the key with hash h changed after T. The 64-bit XXH3 of the memcomparable key
- * stands for the key (a collision between two keys of one tablet, about n * m / 2^64, would
- * hide a row). */
-static bool
-undo_changed(const op_undo *u, uint64_t h)
-{
-    size_t lo = 0, hi = u->nkeys;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (u->keyh[mid] < h) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo < u->nkeys && u->keyh[lo] == h;
-}
-
-/* Storage columns of n rows (from row from of cols, row flags keep or NULL = all) into out. */
-static void
-undo_emit(op_undo *u, const stor_vec *cols, uint8_t *const *dflt, const uint32_t *pick, uint32_t n,
-          db_error *err)
+undo_emit(op_undo *u, const bl_image *img, db_error *err)
 {
     const plan_tbl *tb = u->tbl;
     plan_batch *o = u->out;
     plan__batch_clear(o);
-    const stor_vec **src = arena_alloc(u->base.ba, ((size_t)n + 1) * sizeof *src);
     for (uint32_t c = 0; c < tb->ncols; c++) {
-        stor_vec v;
-        for (uint32_t i = 0; i < n; i++) {
-            src[i] = &cols[c];
-        }
-        stor_vec_select(u->base.ba, stor_vec_kind_of(&tb->sc.cols[c].type), n, src, pick, &v);
-        conv_col(&tb->cols[c], &v, 0, n, &o->cols[c]);
-        for (uint32_t i = 0; dflt != NULL && dflt[c] != NULL && i < n; i++) {
-            if ((dflt[c][pick[i] >> 3] >> (pick[i] & 7)) & 1) {
+        conv_col(&tb->cols[c], &img->cols[c], 0, img->n, &o->cols[c]);
+        for (uint32_t i = 0; img->dflt[c] != NULL && i < img->n; i++) {
+            if ((img->dflt[c][i >> 3] >> (i & 7)) & 1) {
                 (void)plan__batch_set(u->base.cx, o, c, i, &u->defaults[c], err);
             }
         }
     }
-    o->nrows = n;
+    o->nrows = img->n;
 }
 
 static int
 undo_next(plan_op *op, plan_batch **out, db_error *err)
 {
     op_undo *u = (op_undo *)op;
-    const stor_schema *sc = &u->tbl->sc;
+    plan_ectx *cx = op->cx;
     *out = NULL;
     arena_reset(op->ba);
-    buf kb;
-    buf_init(&kb);
-    int rc = DB_OK;
-    while (rc == DB_OK && *out == NULL) {
-        if ((rc = plan__check_interrupt(op->cx->s, err)) != DB_OK) {
-            break;
+    while (*out == NULL) {
+        if (plan__check_interrupt(cx->s, err) != DB_OK) {
+            return DB_ERR;
         }
-        if (!u->in_scan) {
+        if (u->rd == NULL) {
             if (u->cur >= u->ntablets) {
                 break;
             }
-            if ((rc = undo_load(u, err)) != DB_OK) {
-                break;
+            u->rd = bl_undo_open(cx->s->srv->binlog, cx->s->srv->engine, &u->tbl->sc,
+                                 u->tablets[u->cur], u->tso, err);
+            if (u->rd == NULL) {
+                return DB_ERR;
             }
-            u->in_scan = true;
         }
-        if (u->scan != NULL) {
-            arena_reset(u->sa);
-            stor_scan_batch sb;
-            bool eof = false;
-            if ((rc = stor_scan_next(u->scan, u->sa, op->cap, &sb, &eof, err)) != DB_OK) {
-                break;
-            }
-            if (!eof && sb.n > 0) {
-                uint32_t *pick = arena_alloc(op->ba, ((size_t)sb.n + 1) * sizeof *pick);
-                uint32_t k = 0;
-                const stor_vec *sign =
-                        sc->delete_sign_col >= 0 ? &sb.cols[sc->delete_sign_col] : NULL;
-                for (uint32_t r = 0; r < sb.n; r++) {
-                    if (sign != NULL && !stor_vec_is_null(sign, r) && sign->i64[r] != 0) {
-                        continue; /* deleted at the visible version */
-                    }
-                    buf_clear(&kb);
-                    stor_key_encode_row(sc, sb.cols, u->kidx, sc->nkeys, r, &kb);
-                    if (!undo_changed(u, XXH3_64bits(kb.data, kb.len))) {
-                        pick[k++] = r;
-                    }
-                }
-                if (k > 0) {
-                    undo_emit(u, sb.cols, NULL, pick, k, err);
-                    *out = u->out;
-                }
-                continue;
-            }
-            undo_release(u);
+        bl_image img;
+        bool eof = false;
+        if (bl_undo_next(u->rd, op->ba, op->cap, &img, &eof, err) != DB_OK) {
+            return DB_ERR;
         }
-        if (u->bpos < u->nbefore) {
-            uint32_t n = u->nbefore - u->bpos < op->cap ? u->nbefore - u->bpos : op->cap;
-            uint32_t *pick = arena_alloc(op->ba, ((size_t)n + 1) * sizeof *pick);
-            for (uint32_t i = 0; i < n; i++) {
-                pick[i] = u->bpos + i;
-            }
-            undo_emit(u, u->before.cols, u->before.dflt, pick, n, err);
-            u->bpos += n;
-            *out = u->out;
+        if (eof) {
+            bl_undo_close(u->rd);
+            u->rd = NULL;
+            u->cur++;
             continue;
         }
-        u->in_scan = false;
-        u->cur++;
+        undo_emit(u, &img, err);
+        *out = u->out;
     }
-    buf_destroy(&kb);
-    return rc;
+    return DB_OK;
 }
 
 static void
 undo_close(plan_op *op)
 {
     op_undo *u = (op_undo *)op;
-    undo_release(u);
-    arena_free(u->ta);
-    u->ta = NULL;
-    arena_free(u->sa);
-    u->sa = NULL;
+    bl_undo_close(u->rd);
+    u->rd = NULL;
     arena_free(op->ba);
     op->ba = NULL;
     op->opened = false;
@@ -1290,8 +1074,7 @@ plan__time_travel_partitions(plan_op *op, const bool *ok)
 static size_t
 undo_mem_used(const plan_op *op)
 {
-    const op_undo *u = (const op_undo *)op;
-    return u->ta ? arena_used(u->ta) : 0;
+    return bl_undo_mem(((const op_undo *)op)->rd);
 }
 
 static void
@@ -1317,14 +1100,6 @@ plan__op_time_travel(plan_ectx *cx, const plan_tbl *tb, uint64_t tso)
         for (uint32_t b = 0; b < tb->parts[p].buckets; b++) {
             u->tablets[u->ntablets++] = stor_tablet_id_of(tb->parts[p].id, b);
         }
-    }
-    u->cols = arena_alloc(cx->a, (tb->sc.ncols + 1) * sizeof *u->cols);
-    for (uint32_t c = 0; c < tb->sc.ncols; c++) {
-        u->cols[c] = c;
-    }
-    u->kidx = arena_alloc(cx->a, (tb->sc.nkeys + 1) * sizeof *u->kidx);
-    for (uint32_t k = 0; k < tb->sc.nkeys; k++) {
-        u->kidx[k] = k;
     }
     u->defaults = plan__tbl_defaults(cx, tb);
     plan_op *op = &u->base;
