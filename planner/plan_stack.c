@@ -11,9 +11,9 @@
 #include <pthread.h>
 #include <stdint.h>
 
-static _Thread_local uintptr_t stack_lo;   /* lowest address of this thread's stack; 0: unknown */
-static _Thread_local size_t stack_size;    /* its size */
-static _Thread_local bool stack_unknown;   /* the lookup failed: no check */
+static _Thread_local uintptr_t stack_lo; /* lowest address of this thread's stack; 0: unknown */
+static _Thread_local size_t stack_size;  /* its size */
+static _Thread_local bool stack_unknown; /* the lookup failed: no check */
 
 static void
 stack_init(void)
