@@ -227,6 +227,9 @@ int plan__explain(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, pla
 bool plan__limits_begin(plan_ectx *cx, const plan_stmt *st);
 void plan__limits_end(plan_session *s);
 size_t plan__stmt_mem_used(const plan_session *s);
+/* IN e (eval_in) over a long list of constants sorted at analysis: whether x (not NULL) is in
+ * it: 1, 0, -1 (not, and the list holds a NULL); -2 when e has no such list. */
+int plan__in_set_find(plan_ectx *cx, const plan_expr *e, const plan_value *x);
 /* The bytes an operator tree holds: batch arenas and mem_used along child / child2. */
 size_t plan__op_tree_mem(const plan_op *op);
 
