@@ -36,10 +36,17 @@ def q(conn, sql):
         return [tuple(r) for r in c.fetchall()]
 
 
-def check(conn, name, sql, want):
+# ASan frames are several times larger: there 10,000-deep chains may hit the 1436 guard.
+deep_ok_1436 = False
+
+
+def check(conn, name, sql, want, deep=False):
     try:
         got = q(conn, sql)
     except pymysql.MySQLError as e:
+        if deep and deep_ok_1436 and e.args[0] == 1436:
+            print("ok   %s (1436 under ASan)" % name, flush=True)
+            return
         failures.append("%s: error %s" % (name, e))
         print("FAIL %s: error %s" % (name, e), flush=True)
         return
@@ -139,11 +146,11 @@ def run(conn):
           % " ".join("WHEN %d THEN %d" % (i, i + 1) for i in range(n)),
           [(sum(k + 1 for k in range(1000)),)])
     check(conn, "AND x10000", "SELECT COUNT(*) FROM t WHERE "
-          + " AND ".join("k <> %d" % (i + 1000) for i in range(10000)), [(1000,)])
+          + " AND ".join("k <> %d" % (i + 1000) for i in range(10000)), [(1000,)], deep=True)
     check(conn, "OR x10000", "SELECT COUNT(*) FROM t WHERE "
-          + " OR ".join("k = %d" % (i * 3) for i in range(10000)), [(third,)])
+          + " OR ".join("k = %d" % (i * 3) for i in range(10000)), [(third,)], deep=True)
     check(conn, "+ x10000", "SELECT SUM(k" + " + 1" * 10000 + ") FROM t",
-          [(sum(range(1000)) + 1000 * 10000,)])
+          [(sum(range(1000)) + 1000 * 10000,)], deep=True)
     rows = 20000
     q(conn, "INSERT INTO wide VALUES " + ",".join(
         "(%s)" % ",".join(str(i + c) for c in range(10)) for i in range(rows)))
@@ -163,6 +170,8 @@ def main():
     ap.add_argument("--server", required=True)
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
+    global deep_ok_1436
+    deep_ok_1436 = "/asan/" in os.path.abspath(args.server)
     os.makedirs(args.workdir, exist_ok=True)
     work = tempfile.mkdtemp(prefix="long_statements.", dir=args.workdir)
     srv = Server(os.path.abspath(args.server), os.path.join(work, "data"),
