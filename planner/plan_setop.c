@@ -2,21 +2,23 @@
  * plan_setop.c: set operations. UNION [ALL | DISTINCT], EXCEPT / MINUS and INTERSECT [ALL |
  * DISTINCT] over the operands the grammar folded into plan_stmt.setop_left / setop_right
  * (PLAN_SETOP_PAREN: a parenthesised query, setop_left alone). The grammar builds a left-deep
- * tree, one node per operator; planning walks the left spine iteratively and turns each chain
- * of one family into one n-ary operator, so N operands cost O(N) to plan and to run, with no
- * recursion over N (the right operands, and the leftmost one when it is a set operation of the
- * other family, are planned as nested statements). Result columns take their names from the
- * first operand and their types from MySQL's unification of each column across every operand
- * of the chain at once (plan__agg_type, as CASE / COALESCE). The statement's ORDER BY / LIMIT
- * apply to the combined rows. Operators (op_setop):
- * - a UNION chain: the inputs one after the other, converted to the result types (each input
- *   is opened when its turn comes and closed when drained); UNION DISTINCT is that under the
- *   hash aggregation of plan_agg.c keyed on every column, over the operands up to the last
- *   DISTINCT (a later UNION ALL appends to the deduplicated rows, as MySQL);
- * - an INTERSECT / EXCEPT chain: the first input streamed through stages, one per run of the
- *   same operator and ALL flag; a stage hashes every right input of its run into one plan_aht
- *   (EXCEPT: the sum of their counts; INTERSECT: how many inputs hold the row and the smallest
- *   count), the same rows come out as from the nested binary operators.
+ * tree, one node per operator; planning walks the left spine iteratively and turns the whole
+ * chain into one n-ary operator, so N operands cost O(N) to plan and to run, with no
+ * recursion over N (the right operands, nested set operations among them, are planned as
+ * nested statements). Result columns take their names from the first operand and their types
+ * from MySQL's unification of each column across every operand of the chain at once
+ * (plan__agg_type, as CASE / COALESCE). The statement's ORDER BY / LIMIT apply to the combined
+ * rows. Operators (op_setop):
+ * - a chain of UNIONs only: the inputs one after the other, converted to the result types
+ *   (each input is opened when its turn comes and closed when drained); UNION DISTINCT is that
+ *   under the hash aggregation of plan_agg.c keyed on every column, over the operands up to the
+ *   last DISTINCT (a later UNION ALL appends to the deduplicated rows, as MySQL);
+ * - a chain with INTERSECT / EXCEPT: the sources (the first operand and the UNION operands)
+ *   streamed in order through stages in chain order, the rows of a source passing only the
+ *   stages after it; a stage per run of the same operator and ALL flag with no source between
+ *   hashes all its right inputs into one plan_aht (EXCEPT: the sum of their counts; INTERSECT:
+ *   how many inputs hold the row and the smallest count); a UNION DISTINCT is a DEDUP stage.
+ *   The same rows come out as from the nested binary operations.
  * See README.md §Set operations. */
 #include "planner/plan_exec_int.h"
 
@@ -36,9 +38,12 @@ typedef struct setop_cnt {
     bool emitted;   /* DISTINCT: already returned */
 } setop_cnt;
 
+typedef enum setop_kind { SK_INTERSECT, SK_EXCEPT, SK_DEDUP } setop_kind;
+
 typedef struct setop_stage {
-    bool intersect; /* else EXCEPT */
+    setop_kind kind; /* SK_DEDUP: a UNION DISTINCT (each row once), no right input */
     bool all;
+    uint32_t pos;      /* rows of the sources before source `pos` pass it */
     uint32_t first, n; /* its right inputs: in[first .. first + n) */
     bool ht_init;
     plan_aht ht;
@@ -46,9 +51,12 @@ typedef struct setop_stage {
 
 typedef struct op_setop {
     plan_op base; /* inputs = in (nin); child = in[0] (column names) */
-    bool filter;  /* false: every input in turn; true: in[0] through the stages */
+    bool filter;  /* false: every input in turn; true: the sources through the stages */
     plan_op **in;
     uint32_t nin;
+    uint32_t *src; /* filter: the inputs streamed to the output, in order (src[0] = 0) */
+    uint32_t nsrc;
+    uint32_t stage0; /* filter: the first stage the current source's rows pass */
     setop_stage *stages;
     uint32_t nstages;
     const plan_expr *const *cols; /* result columns (types), ncols */
@@ -82,6 +90,7 @@ setop_open(plan_op *op, db_error *err)
         o->keys = arena_calloc(op->cx->a, op->ncols ? op->ncols : 1, sizeof *o->keys);
     }
     o->cur = 0;
+    o->stage0 = 0;
     o->open_in = NULL;
     o->inb = NULL;
     o->pos = 0;
@@ -206,7 +215,7 @@ setop_build(op_setop *o, db_error *err)
                         memset(cnt, 0, sizeof *cnt);
                         cnt->minc = UINT64_MAX;
                     }
-                    if (!st->intersect) {
+                    if (st->kind == SK_EXCEPT) {
                         cnt->right++;
                         continue;
                     }
@@ -242,8 +251,14 @@ stage_keep(op_setop *o, setop_stage *st, bool *keep, db_error *err)
         memset(cnt, 0, sizeof *cnt);
         cnt->minc = UINT64_MAX;
     }
+    if (st->kind == SK_DEDUP) {
+        *keep = !cnt->emitted;
+        cnt->emitted = true;
+        return DB_OK;
+    }
+    bool intersect = st->kind == SK_INTERSECT;
     bool in_right;
-    if (st->intersect) {
+    if (intersect) {
         in_right = cnt->nb == st->n;
         if (in_right && st->all && !cnt->fin) {
             cnt->right = cnt->cur < cnt->minc ? cnt->cur : cnt->minc;
@@ -253,7 +268,7 @@ stage_keep(op_setop *o, setop_stage *st, bool *keep, db_error *err)
         in_right = cnt->right > 0;
     }
     if (st->all) {
-        if (st->intersect) {
+        if (intersect) {
             *keep = in_right && cnt->right > 0;
         } else {
             *keep = !in_right;
@@ -262,7 +277,7 @@ stage_keep(op_setop *o, setop_stage *st, bool *keep, db_error *err)
             cnt->right--;
         }
     } else {
-        *keep = !cnt->emitted && (st->intersect ? in_right : !in_right);
+        *keep = !cnt->emitted && (intersect ? in_right : !in_right);
         cnt->emitted |= *keep;
     }
     return DB_OK;
@@ -279,7 +294,7 @@ setop_next(plan_op *op, plan_batch **outp, db_error *err)
     arena_reset(op->ba);
     plan_batch *out = o->out;
     plan__batch_clear(out);
-    uint32_t last = o->filter ? 1 : o->nin; /* inputs streamed to the output */
+    uint32_t last = o->filter ? o->nsrc : o->nin; /* inputs streamed to the output */
     for (;;) {
         if (!o->inb || o->pos >= plan__batch_active(o->inb)) {
             if (out->nrows > 0) { /* its strings point into the input batch: return it first */
@@ -289,11 +304,14 @@ setop_next(plan_op *op, plan_batch **outp, db_error *err)
             if (o->cur >= last) {
                 return DB_OK;
             }
-            if (input_next(o, o->cur, err) != DB_OK) {
+            if (input_next(o, o->filter ? o->src[o->cur] : o->cur, err) != DB_OK) {
                 return DB_ERR;
             }
             if (!o->inb) {
                 o->cur++;
+            }
+            while (o->filter && o->stage0 < o->nstages && o->stages[o->stage0].pos <= o->cur) {
+                o->stage0++; /* stages are in pos order: the next sources skip these */
             }
             continue;
         }
@@ -311,7 +329,7 @@ setop_next(plan_op *op, plan_batch **outp, db_error *err)
         }
         row_keys(o, out->nrows - 1);
         bool keep = true;
-        for (uint32_t s = 0; s < o->nstages && keep; s++) {
+        for (uint32_t s = o->stage0; s < o->nstages && keep; s++) {
             if (stage_keep(o, &o->stages[s], &keep, err) != DB_OK) {
                 return DB_ERR;
             }
@@ -330,9 +348,17 @@ setop_describe(plan_op *op, plan_explain *ex)
         plan__explain_printf(ex, "UNION ALL");
         return;
     }
+    if (o->nsrc > 1) {
+        plan__explain_printf(ex, "UNION ALL (%u inputs), ", o->nsrc);
+    }
     for (uint32_t s = 0; s < o->nstages; s++) {
         const setop_stage *st = &o->stages[s];
-        plan__explain_printf(ex, "%s%s%s", s ? ", " : "", st->intersect ? "INTERSECT" : "EXCEPT",
+        if (st->kind == SK_DEDUP) {
+            plan__explain_printf(ex, "%sDISTINCT", s ? ", " : "");
+            continue;
+        }
+        plan__explain_printf(ex, "%s%s%s", s ? ", " : "",
+                             st->kind == SK_INTERSECT ? "INTERSECT" : "EXCEPT",
                              st->all ? " ALL" : "");
         if (o->nstages > 1 || st->n > 1) {
             plan__explain_printf(ex, " (%u inputs)", st->n);
@@ -356,8 +382,8 @@ setop_mem_used(const plan_op *op)
 }
 
 static plan_op *
-op_setop_new(plan_ectx *cx, plan_op **in, uint32_t nin, setop_stage *stages, uint32_t nstages,
-             plan_expr *const *cols, uint32_t ncols)
+op_setop_new(plan_ectx *cx, plan_op **in, uint32_t nin, uint32_t *src, uint32_t nsrc,
+             setop_stage *stages, uint32_t nstages, plan_expr *const *cols, uint32_t ncols)
 {
     op_setop *o = arena_calloc(cx->a, 1, sizeof *o);
     o->base.open = setop_open;
@@ -378,6 +404,8 @@ op_setop_new(plan_ectx *cx, plan_op **in, uint32_t nin, setop_stage *stages, uin
     o->filter = stages != NULL;
     o->in = in;
     o->nin = nin;
+    o->src = src;
+    o->nsrc = nsrc;
     o->stages = stages;
     o->nstages = nstages;
     o->cols = (const plan_expr *const *)cols;
@@ -491,12 +519,13 @@ setop_family(uint8_t setop)
                                                                          : 0;
 }
 
-/* A left operand that is one more link of its parent's chain: a set operation of the same
- * family with nothing of its own (its ORDER BY / LIMIT would have been a 1221 anyway). */
+/* A left operand that is one more link of its parent's chain: a set operation (not a
+ * parenthesised query) with nothing of its own (its ORDER BY / LIMIT would have been a 1221
+ * anyway). */
 static bool
-chain_link(const plan_stmt *l, int family)
+chain_link(const plan_stmt *l)
 {
-    return l != NULL && setop_family(l->setop) == family && l->gkind == PLAN_GK_NONE && !l->order &&
+    return l != NULL && setop_family(l->setop) != 0 && l->gkind == PLAN_GK_NONE && !l->order &&
            !l->has_limit && l->nctes == 0 && l->ncolnames == 0;
 }
 
@@ -506,7 +535,6 @@ static int
 chain_collect(plan_ectx *cx, const plan_stmt *st, const plan_stmt ***opsp, uint32_t *np,
               db_error *err)
 {
-    int family = setop_family(st->setop);
     uint32_t n = 0;
     for (const plan_stmt *t = st;; t = t->setop_left) {
         if (t->setop_misuse) {
@@ -514,7 +542,7 @@ chain_collect(plan_ectx *cx, const plan_stmt *st, const plan_stmt ***opsp, uint3
                                 t->setop_misuse == 1 ? "ORDER BY" : "LIMIT");
         }
         n++;
-        if (!chain_link(t->setop_left, family)) {
+        if (!chain_link(t->setop_left)) {
             break;
         }
     }
@@ -585,7 +613,11 @@ plan__setop_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_expr
             ex[c] = col_ref(cx, lcols[c].name, &t, vk, c);
             plan__col_init(&cols[c], lcols[c].name, &t);
         }
-        if (!cx->describe && setop_family(st->setop) == 1) {
+        bool all_union = true;
+        for (uint32_t i = 0; i < nops; i++) {
+            all_union &= ops[i]->setop == PLAN_SETOP_UNION;
+        }
+        if (!cx->describe && all_union) {
             /* UNION: the operands up to the last DISTINCT deduplicated, then the rest */
             uint32_t k = 0;
             for (uint32_t i = 1; i < nin; i++) {
@@ -594,33 +626,55 @@ plan__setop_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, plan_expr
                 }
             }
             if (k == 0) {
-                root = op_setop_new(cx, in, nin, NULL, 0, ex, ln);
+                root = op_setop_new(cx, in, nin, NULL, 0, NULL, 0, ex, ln);
             } else {
-                root = op_setop_new(cx, in, k + 1, NULL, 0, ex, ln);
+                root = op_setop_new(cx, in, k + 1, NULL, 0, NULL, 0, ex, ln);
                 root = plan__op_hashagg(cx, root, ex, ln, NULL, 0);
                 if (k + 1 < nin) {
                     plan_op **rest = arena_alloc(cx->a, (nin - k) * sizeof *rest);
                     rest[0] = root;
                     memcpy(rest + 1, in + k + 1, (nin - k - 1) * sizeof *rest);
-                    root = op_setop_new(cx, rest, nin - k, NULL, 0, ex, ln);
+                    root = op_setop_new(cx, rest, nin - k, NULL, 0, NULL, 0, ex, ln);
                 }
             }
         } else if (!cx->describe) {
-            /* INTERSECT / EXCEPT: one stage per run of the same operator and ALL */
+            /* INTERSECT / EXCEPT in the chain: the sources (operand 0, UNION operands) streamed
+             * through stages in chain order, one per run of the same operator and ALL flag
+             * with no source between; a UNION DISTINCT is a DEDUP stage after its operand
+             * (moved, when it is the last stage, instead of adding another) */
             setop_stage *stages = arena_calloc(cx->a, nops, sizeof *stages);
-            uint32_t ns = 0;
+            uint32_t *src = arena_alloc(cx->a, nin * sizeof *src);
+            uint32_t ns = 0, nsrc = 0;
+            src[nsrc++] = 0;
             for (uint32_t i = 1; i < nin; i++) {
-                bool isect = ops[i - 1]->setop == PLAN_SETOP_INTERSECT;
-                bool all = ops[i - 1]->setop_all;
-                if (ns == 0 || stages[ns - 1].intersect != isect || stages[ns - 1].all != all) {
-                    stages[ns].intersect = isect;
-                    stages[ns].all = all;
-                    stages[ns].first = i;
+                const plan_stmt *op = ops[i - 1];
+                setop_stage *prev = ns ? &stages[ns - 1] : NULL;
+                if (op->setop == PLAN_SETOP_UNION) {
+                    src[nsrc++] = i;
+                    if (op->setop_all) {
+                        continue;
+                    }
+                    if (prev && prev->kind == SK_DEDUP) {
+                        prev->pos = nsrc;
+                        continue;
+                    }
+                    stages[ns].kind = SK_DEDUP;
+                    stages[ns].pos = nsrc;
                     ns++;
+                    continue;
                 }
-                stages[ns - 1].n++;
+                setop_kind kind = op->setop == PLAN_SETOP_INTERSECT ? SK_INTERSECT : SK_EXCEPT;
+                if (!prev || prev->kind != kind || prev->all != op->setop_all ||
+                    prev->pos != nsrc) {
+                    prev = &stages[ns++];
+                    prev->kind = kind;
+                    prev->all = op->setop_all;
+                    prev->pos = nsrc;
+                    prev->first = i;
+                }
+                prev->n++;
             }
-            root = op_setop_new(cx, in, nin, stages, ns, ex, ln);
+            root = op_setop_new(cx, in, nin, src, nsrc, stages, ns, ex, ln);
         }
     }
     if (cx->describe) {
