@@ -145,6 +145,7 @@ clients: deps $(BIN)
 stress: deps $(BIN)
 	$(Q)/usr/bin/python3 tests/stress/stress.py --server $(BIN) --workdir $(BUILD)/stress
 	$(Q)/usr/bin/python3 tests/stress/stream_concurrency.py --server $(BIN) --workdir $(BUILD)/stress
+	$(Q)/usr/bin/python3 tests/stress/long_statements.py --server $(BIN) --workdir $(BUILD)/stress
 
 crash: deps $(BIN)
 	$(Q)/usr/bin/python3 tests/crash/ddl_crash.py --server $(BIN) --workdir $(BUILD)/crash --rounds 3
@@ -216,6 +217,7 @@ bench: deps release
 	$(Q)bash bench/sysbench/run.sh build/release
 	$(Q)bash bench/analytics/run.sh build/release
 	$(Q)bash bench/binlog/run.sh build/release
+	$(Q)bash bench/planning/run.sh build/release
 
 fuzz:
 	$(Q)bash tests/fuzz/run.sh

@@ -430,6 +430,9 @@ analyze_func(actx *ac, const plan_ast *x, plan_expr *e, db_error *err)
 static int
 analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err)
 {
+    if (plan__stack_check(err) != DB_OK) {
+        return DB_ERR; /* thousands of nested operators (`1 + 1 + ... + 1`) */
+    }
     plan_ectx *cx = ac->cx;
     plan_expr *e = arena_calloc(cx->a, 1, sizeof *e);
     e->src = x;

@@ -176,6 +176,10 @@ struct plan_op {
     /* EXPLAIN and statement limits (plan_explain.c; README.md §EXPLAIN). All optional. */
     plan_op *child2; /* second input (a join's build side) or NULL; EXPLAIN and exec_mem_limit
                         walk child, then child2 */
+    /* An n-ary operator (set operations): every input in order (EXPLAIN walks these instead of
+     * child / child2; exec_mem_limit does not: its mem_used counts the inputs it has open). */
+    plan_op *const *inputs;
+    uint32_t ninputs;
     /* Append this operator's line, e.g. "FILTER(a > 1)", with plan__explain_printf; NULL
      * prints "OPERATOR". Never fails; runs before open or after close. */
     void (*describe)(plan_op *op, plan_explain *ex);
@@ -223,6 +227,11 @@ int plan__explain(plan_ectx *cx, const plan_stmt *st, const plan_sink *sink, pla
 bool plan__limits_begin(plan_ectx *cx, const plan_stmt *st);
 void plan__limits_end(plan_session *s);
 size_t plan__stmt_mem_used(const plan_session *s);
+/* IN e (eval_in) over a long list of constants sorted at analysis: whether x (not NULL) is in
+ * it: 1, 0, -1 (not, and the list holds a NULL); -2 when e has no such list. */
+int plan__in_set_find(plan_ectx *cx, const plan_expr *e, const plan_value *x);
+/* The bytes an operator tree holds: batch arenas and mem_used along child / child2. */
+size_t plan__op_tree_mem(const plan_op *op);
 
 /* A scan over nrows materialized rows of ncols values each (rows[r * ncols + c]); strings
  * must outlive the operator. Virtual tables generate into such rows. */

@@ -201,6 +201,16 @@ est_rows(plan_explain *ex, plan_op *op)
     }
     double c = op->child ? est_rows(ex, op->child) : 1;
     double c2 = op->child2 ? est_rows(ex, op->child2) : 0;
+    double sum = 0, rmin = -1; /* n-ary: the sum of every input, the smallest right input */
+    for (uint32_t i = 0; i < op->ninputs; i++) {
+        double v = est_rows(ex, op->inputs[i]);
+        sum += v;
+        if (i == 0) {
+            c = v;
+        } else if (rmin < 0 || v < rmin) {
+            rmin = v;
+        }
+    }
     buf_clear(&ex->line);
     buf_clear(&ex->stats);
     if (op->describe) {
@@ -222,6 +232,10 @@ est_rows(plan_explain *ex, plan_op *op)
         r = c > c2 ? c : c2;
     } else if (line_starts(ex, "NESTED LOOP JOIN(")) {
         r = c * c2;
+    } else if (op->ninputs && line_starts(ex, "UNION")) {
+        r = sum;
+    } else if (op->ninputs && line_starts(ex, "INTERSECT")) {
+        r = rmin >= 0 && rmin < c ? rmin : c;
     } else if (line_starts(ex, "INTERSECT")) {
         r = c < c2 ? c : c2;
     } else if (line_starts(ex, "EXCEPT") ||
@@ -264,7 +278,10 @@ describe_tree(plan_explain *ex, plan_op *op, uint32_t depth)
         buf_append(&ex->line, ex->stats.data, ex->stats.len);
     }
     add_line(ex, arena_strndup(ex->cx->a, (const char *)ex->line.data, ex->line.len));
-    if (op->child) {
+    for (uint32_t i = 0; i < op->ninputs; i++) {
+        describe_tree(ex, op->inputs[i], depth + 1);
+    }
+    if (op->child && !op->ninputs) {
         describe_tree(ex, op->child, depth + 1);
     }
     if (op->child2) {
@@ -297,6 +314,9 @@ install_counters(plan_op *op)
     op->next = counting_next;
     install_counters(op->child);
     install_counters(op->child2);
+    for (uint32_t i = 0; i < op->ninputs; i++) {
+        install_counters(op->inputs[i]);
+    }
 }
 
 static int
@@ -403,11 +423,18 @@ mono_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static size_t
-tree_mem(const plan_op *op)
+/* Operators of more than this many in a tree: its memory is summed at most once per ms. */
+#define PLAN_LIM_BIG_TREE 256
+
+/* Operators visited by the walks (n-ary operators walk their open input through mem_used). */
+static _Thread_local uint32_t walk_nops;
+
+size_t
+plan__op_tree_mem(const plan_op *op)
 {
     size_t n = 0;
-    for (; op; op = op->child) {
+    for (; op; op = op->ninputs ? NULL : op->child) {
+        walk_nops++;
         if (op->ba) {
             n += arena_used(op->ba);
         }
@@ -415,7 +442,7 @@ tree_mem(const plan_op *op)
             n += op->mem_used(op);
         }
         if (op->child2) {
-            n += tree_mem(op->child2);
+            n += plan__op_tree_mem(op->child2);
         }
     }
     return n;
@@ -429,7 +456,7 @@ plan__stmt_mem_used(const plan_session *s)
         size_t used = arena_used(s->lim_arena);
         n += used > s->lim_base ? used - s->lim_base : 0;
     }
-    return n + tree_mem(s->lim_root);
+    return n + plan__op_tree_mem(s->lim_root);
 }
 
 int
@@ -439,7 +466,23 @@ plan__check_limits(plan_session *s, db_error *err)
         return db_error_set(err, ER_QUERY_TIMEOUT);
     }
     if (s->lim_mem) {
-        size_t used = plan__stmt_mem_used(s);
+        /* A tree of thousands of operators (every batch of every level checks) is summed at
+         * most once per millisecond, else each check would cost as much as the tree. */
+        if (s->lim_big_tree) {
+            int64_t now = mono_ns();
+            if (now < s->lim_walk_ns) {
+                return DB_OK;
+            }
+            s->lim_walk_ns = now + 1000000;
+        }
+        size_t used = 0;
+        if (s->lim_arena) {
+            size_t a = arena_used(s->lim_arena);
+            used = a > s->lim_base ? a - s->lim_base : 0;
+        }
+        walk_nops = 0;
+        used += plan__op_tree_mem(s->lim_root);
+        s->lim_big_tree = walk_nops > PLAN_LIM_BIG_TREE;
         if (used > s->lim_mem) {
             /* The exact figure depends on where the check ran: a note, so the error text stays
              * the same from run to run. */
@@ -465,6 +508,8 @@ plan__limits_begin(plan_ectx *cx, const plan_stmt *st)
     s->lim_arena = cx->a;
     s->lim_base = arena_used(cx->a);
     s->lim_root = NULL;
+    s->lim_big_tree = false;
+    s->lim_walk_ns = 0;
     int64_t mem = s->vars[plan__sysvar_find("exec_mem_limit")].i;
     s->lim_mem = mem > 0 ? (uint64_t)mem : 0;
     s->lim_deadline_ns = 0;
@@ -493,6 +538,7 @@ plan__limits_end(plan_session *s)
     s->lim_arena = NULL;
     s->lim_base = 0;
     s->lim_root = NULL;
+    s->lim_big_tree = false;
     s->lim_mem = 0;
     s->lim_deadline_ns = 0;
 }

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/strutil.h"
@@ -830,6 +831,119 @@ eval_between(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     return DB_OK;
 }
 
+/* ---- long IN lists of constants (MySQL's in_vector) ----
+ * `x IN (c1, ..., cn)` with at least PLAN_IN_SET_MIN constants that all compare with x in
+ * one mode, x and the constants of kinds that mode compares without conversion warnings:
+ * the non-NULL constants are sorted once at analysis (e->aux) and each row is a binary search,
+ * O(log n) instead of n comparisons. The answer is the list's: a match is TRUE (IN) / FALSE
+ * (NOT IN), no match is NULL when the list holds a NULL, else FALSE / TRUE. */
+#define PLAN_IN_SET_MIN 8
+
+typedef struct plan_in_set {
+    plan_value *v; /* sorted by plan__compare(mode) */
+    uint32_t n;
+    bool has_null;
+    plan_cmp_mode mode;
+} plan_in_set;
+
+typedef struct in_sort_ctx {
+    plan_ectx *cx;
+    plan_cmp_mode mode;
+} in_sort_ctx;
+
+static int
+in_sort_cmp(const void *a, const void *b, void *ctx)
+{
+    const in_sort_ctx *c = ctx;
+    return plan__compare(c->cx, c->mode, a, b);
+}
+
+/* Values of kind k compare in mode m without a conversion that could warn. */
+static bool
+in_native(plan_cmp_mode m, plan_vkind k)
+{
+    switch (m) {
+    case PLAN_CMP_INT:
+    case PLAN_CMP_UINT:
+        return k == PV_INT;
+    case PLAN_CMP_DECIMAL:
+        return k == PV_INT || k == PV_DECIMAL;
+    case PLAN_CMP_DOUBLE:
+        return k == PV_INT || k == PV_DECIMAL || k == PV_DOUBLE;
+    case PLAN_CMP_STRING:
+    case PLAN_CMP_BINARY:
+        return k == PV_STRING;
+    case PLAN_CMP_DATETIME:
+        return false;
+    }
+    return false;
+}
+
+static void
+in_set_prepare(plan_ectx *cx, plan_expr *e)
+{
+    if (e->nargs < 1 + PLAN_IN_SET_MIN) {
+        return;
+    }
+    bool has_null = false;
+    int mode = -1;
+    uint32_t n = 0;
+    for (uint32_t i = 1; i < e->nargs; i++) {
+        const plan_expr *a = e->args[i];
+        if (plan__expr_leaf(a) != 2) {
+            return;
+        }
+        if (a->lit.kind == PV_NULL) {
+            has_null = true;
+            continue;
+        }
+        plan_cmp_mode m = plan__cmp_mode(e->args[0], a);
+        if ((mode >= 0 && (int)m != mode) || !in_native(m, a->lit.kind)) {
+            return;
+        }
+        mode = (int)m;
+        n++;
+    }
+    if (mode < 0 || !in_native((plan_cmp_mode)mode, e->args[0]->vk)) {
+        return;
+    }
+    plan_in_set *set = arena_calloc(cx->a, 1, sizeof *set);
+    set->v = arena_alloc(cx->a, n * sizeof *set->v);
+    set->mode = (plan_cmp_mode)mode;
+    set->has_null = has_null;
+    for (uint32_t i = 1; i < e->nargs; i++) {
+        if (e->args[i]->lit.kind != PV_NULL) {
+            set->v[set->n++] = e->args[i]->lit;
+        }
+    }
+    in_sort_ctx c = {cx, set->mode};
+    qsort_r(set->v, set->n, sizeof *set->v, in_sort_cmp, &c);
+    e->aux = set;
+}
+
+int
+plan__in_set_find(plan_ectx *cx, const plan_expr *e, const plan_value *x)
+{
+    const plan_in_set *set = e->aux;
+    if (set == NULL) {
+        return -2;
+    }
+    uint32_t lo = 0, hi = set->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = plan__compare(cx, set->mode, x, &set->v[mid]);
+        if (c == 0) {
+            return 1;
+        }
+        if (c < 0) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return set->has_null ? -1 : 0;
+}
+
 static int
 eval_in(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
 {
@@ -839,6 +953,11 @@ eval_in(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     }
     if (x.kind == PV_NULL) {
         *out = plan__v_null();
+        return DB_OK;
+    }
+    int found = plan__in_set_find(cx, e, &x);
+    if (found != -2) {
+        *out = found < 0 ? plan__v_null() : plan__v_int(found ? !e->negated : e->negated);
         return DB_OK;
     }
     bool saw_null = false;
@@ -1429,6 +1548,7 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
         plan__type_bigint(&e->t, 1, nullable);
         e->vk = PV_INT;
         e->eval = eval_in;
+        in_set_prepare(cx, e);
         return DB_OK;
     case PA_LIKE:
         plan__type_bigint(&e->t, 1, nullable);

@@ -1050,6 +1050,11 @@ void plan__type_datetime(plan_xtype *t, plan_type type, int fsp, bool nullable);
 uint32_t plan__type_strlen(const plan_xtype *t);
 /* Check KILL QUERY; ER_QUERY_INTERRUPTED when set. */
 int plan__check_interrupt(plan_session *s, db_error *err);
+/* Recursion guard (plan_stack.c) of the planner's recursive walks (expression analysis, nested
+ * statements): ER_STACK_OVERRUN_NEED_MORE (1436, as MySQL) when less than PLAN_STACK_MARGIN of
+ * the calling thread's stack is left, so a statement too deep fails instead of crashing. */
+#define PLAN_STACK_MARGIN ((size_t)1 << 20)
+int plan__stack_check(db_error *err);
 /* The statement limits part of plan__check_interrupt (plan_explain.c): ER_QUERY_TIMEOUT past
  * the deadline, ER_EXEC_MEM_LIMIT over exec_mem_limit. */
 int plan__check_limits(plan_session *s, db_error *err);
@@ -1325,6 +1330,10 @@ struct plan_session {
     struct arena *lim_arena;
     size_t lim_base;
     struct plan_op *lim_root;
+    /* The walk of lim_root visited more than PLAN_LIM_BIG_TREE operators (a set operation of
+     * thousands of operands): walk it again at most once per millisecond (lim_walk_ns). */
+    bool lim_big_tree;
+    int64_t lim_walk_ns;
     struct plan_prep **preps; /* prepared statements (heap array), sorted by id */
     size_t npreps, cap_preps;
     uint32_t next_prep_id; /* last id handed out; ids start at 1 */

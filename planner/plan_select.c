@@ -2761,6 +2761,9 @@ static int
 select_build(plan_ectx *cx, const plan_stmt *st, plan_op **rootp, sel_list *slp, db_error *err)
 {
     plan_session *s = cx->s;
+    if (plan__stack_check(err) != DB_OK) {
+        return DB_ERR; /* nested statements (a set operation's operands) thousands deep */
+    }
     if (st->gkind != PLAN_GK_NONE) {
         return grouping_sets_build(cx, st, rootp, slp, err);
     }

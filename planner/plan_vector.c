@@ -494,6 +494,20 @@ vtruth(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, int8_t *t)
         if (!veval(v, e->args[0], sel, n, &x)) {
             return false;
         }
+        if (e->aux) { /* a long list of constants: a binary search per row (plan_expr.c) */
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t row = sel[k];
+                if (plan__vres_is_null(&x, row)) {
+                    t[row] = -1;
+                    continue;
+                }
+                plan_value xv;
+                plan__vres_get(&x, row, &xv);
+                int f = plan__in_set_find(v->cx, e, &xv);
+                t[row] = (int8_t)(f < 0 ? -1 : f ? !e->negated : e->negated);
+            }
+            return true;
+        }
         /* state per row: 0 undecided, 1 matched, 2 saw a NULL */
         uint8_t *st = arena_calloc(v->a, v->b->nrows ? v->b->nrows : 1, 1);
         int8_t *c = new_truth(v);
