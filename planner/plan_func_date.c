@@ -238,6 +238,23 @@ static const struct {
         {"monthname", DP_MONTHNAME},
 };
 
+/* Evaluate x for a time part: a string that reads as a time (no '-' after its first byte, so
+ * not a date) becomes a PV_TIME duration; other values are left as they are. */
+static int
+eval_timeish(plan_ectx *cx, const plan_expr *x, plan_value *v, db_error *err)
+{
+    if (plan__eval(cx, x, v, err) != DB_OK) {
+        return DB_ERR;
+    }
+    int64_t us;
+    if (v->kind == PV_STRING && v->str.len > 1 && !memchr(v->str.s + 1, '-', v->str.len - 1) &&
+        plan__parse_time(v->str.s, v->str.len, &us)) {
+        v->kind = PV_TIME;
+        v->us = us;
+    }
+    return DB_OK;
+}
+
 static int
 ev_date_part(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
 {
@@ -246,17 +263,11 @@ ev_date_part(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     *out = plan__v_null();
     if (e->op >= DP_HOUR && e->op <= DP_MICROSECOND) {
         /* Time parts read TIME values (and strings that are times) as durations. */
-        if (plan__eval(cx, e->args[0], &v, err) != DB_OK) {
+        if (eval_timeish(cx, e->args[0], &v, err) != DB_OK) {
             return DB_ERR;
         }
         if (v.kind == PV_NULL) {
             return DB_OK;
-        }
-        int64_t us;
-        if (v.kind == PV_STRING && v.str.len > 1 && !memchr(v.str.s + 1, '-', v.str.len - 1) &&
-            plan__parse_time(v.str.s, v.str.len, &us)) {
-            v.kind = PV_TIME;
-            v.us = us;
         }
         if (v.kind == PV_TIME) {
             int64_t a = v.us < 0 ? -v.us : v.us;
@@ -431,18 +442,13 @@ ev_extract(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         *out = plan__v_int(r);
         return DB_OK;
     }
-    if (plan__eval(cx, e->args[0], &v, err) != DB_OK) {
+    if (eval_timeish(cx, e->args[0], &v, err) != DB_OK) {
         return DB_ERR;
     }
     if (v.kind == PV_NULL) {
         return DB_OK;
     }
-    int64_t us;
-    if (v.kind == PV_STRING && v.str.len > 1 && !memchr(v.str.s + 1, '-', v.str.len - 1) &&
-        plan__parse_time(v.str.s, v.str.len, &us)) {
-        v.kind = PV_TIME;
-        v.us = us;
-    } else if (v.kind == PV_INT || v.kind == PV_DECIMAL || v.kind == PV_DOUBLE) {
+    if (v.kind == PV_INT || v.kind == PV_DECIMAL || v.kind == PV_DOUBLE) {
         /* a number is [-]hhmmss[.ffffff], as MySQL's TIME conversion reads it */
         int64_t frac_us = 0;
         if (v.kind == PV_DECIMAL) {

@@ -173,6 +173,25 @@ row_keys(op_setop *o, uint32_t row)
 }
 
 /* Every right input of every stage, converted, counted per distinct row. */
+
+/* The counts of the row whose keys are keys in stage st's hash table (zeroed when new). */
+static int
+stage_cnt(setop_stage *st, const plan_value *keys, setop_cnt **out, db_error *err)
+{
+    void *p;
+    bool is_new;
+    if (plan__aht_upsert(&st->ht, keys, &p, &is_new, err) != DB_OK) {
+        return DB_ERR;
+    }
+    setop_cnt *cnt = p;
+    if (is_new) {
+        memset(cnt, 0, sizeof *cnt);
+        cnt->minc = UINT64_MAX;
+    }
+    *out = cnt;
+    return DB_OK;
+}
+
 static int
 setop_build(op_setop *o, db_error *err)
 {
@@ -205,15 +224,9 @@ setop_build(op_setop *o, db_error *err)
                     }
                     o->out->nrows = 1;
                     row_keys(o, 0);
-                    void *p;
-                    bool is_new;
-                    if (plan__aht_upsert(&st->ht, o->keys, &p, &is_new, err) != DB_OK) {
+                    setop_cnt *cnt;
+                    if (stage_cnt(st, o->keys, &cnt, err) != DB_OK) {
                         return DB_ERR;
-                    }
-                    setop_cnt *cnt = p;
-                    if (is_new) {
-                        memset(cnt, 0, sizeof *cnt);
-                        cnt->minc = UINT64_MAX;
                     }
                     if (st->kind == SK_EXCEPT) {
                         cnt->right++;
@@ -241,15 +254,9 @@ setop_build(op_setop *o, db_error *err)
 static int
 stage_keep(op_setop *o, setop_stage *st, bool *keep, db_error *err)
 {
-    void *p;
-    bool is_new;
-    if (plan__aht_upsert(&st->ht, o->keys, &p, &is_new, err) != DB_OK) {
+    setop_cnt *cnt;
+    if (stage_cnt(st, o->keys, &cnt, err) != DB_OK) {
         return DB_ERR;
-    }
-    setop_cnt *cnt = p;
-    if (is_new) {
-        memset(cnt, 0, sizeof *cnt);
-        cnt->minc = UINT64_MAX;
     }
     if (st->kind == SK_DEDUP) {
         *keep = !cnt->emitted;
