@@ -971,18 +971,18 @@ expr(A) ::= qparens(Q). [SUBQ_EXPR] { A = plan_ast_subquery(pp, PLAN_SUBQ_SCALAR
 expr(A) ::= EXISTS(L) qparens(Q). { A = plan_ast_subquery(pp, PLAN_SUBQ_EXISTS, NULL, false, 0, Q, &L); }
 expr(A) ::= expr(X) IN qparens(Q). [IN] { A = plan_ast_subq_in(pp, X, false, Q); }
 expr(A) ::= expr(X) NOT IN qparens(Q). [IN] { A = plan_ast_subq_in(pp, X, true, Q); }
-expr(A) ::= expr(X) EQ ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_EQ, Q, NULL); }
-expr(A) ::= expr(X) EQ ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_EQ, Q, NULL); }
-expr(A) ::= expr(X) NE ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_NE, Q, NULL); }
-expr(A) ::= expr(X) NE ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_NE, Q, NULL); }
-expr(A) ::= expr(X) LT ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_LT, Q, NULL); }
-expr(A) ::= expr(X) LT ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_LT, Q, NULL); }
-expr(A) ::= expr(X) LE ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_LE, Q, NULL); }
-expr(A) ::= expr(X) LE ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_LE, Q, NULL); }
-expr(A) ::= expr(X) GT ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_GT, Q, NULL); }
-expr(A) ::= expr(X) GT ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_GT, Q, NULL); }
-expr(A) ::= expr(X) GE ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, TK_GE, Q, NULL); }
-expr(A) ::= expr(X) GE ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, TK_GE, Q, NULL); }
+expr(A) ::= expr(X) EQ ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, XOP_EQ, Q, NULL); }
+expr(A) ::= expr(X) EQ ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, XOP_EQ, Q, NULL); }
+expr(A) ::= expr(X) NE ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, XOP_NE, Q, NULL); }
+expr(A) ::= expr(X) NE ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, XOP_NE, Q, NULL); }
+expr(A) ::= expr(X) LT ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, XOP_LT, Q, NULL); }
+expr(A) ::= expr(X) LT ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, XOP_LT, Q, NULL); }
+expr(A) ::= expr(X) LE ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, XOP_LE, Q, NULL); }
+expr(A) ::= expr(X) LE ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, XOP_LE, Q, NULL); }
+expr(A) ::= expr(X) GT ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, XOP_GT, Q, NULL); }
+expr(A) ::= expr(X) GT ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, XOP_GT, Q, NULL); }
+expr(A) ::= expr(X) GE ALL qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ALL, X, false, XOP_GE, Q, NULL); }
+expr(A) ::= expr(X) GE ANYSOME qparens(Q). [IN] { A = plan_ast_subquery(pp, PLAN_SUBQ_ANY, X, false, XOP_GE, Q, NULL); }
 expr(A) ::= SYSVAR(T). { A = plan_ast_sysvar(pp, &T); }
 expr(A) ::= USERVAR(T). { A = plan_ast_uservar(pp, &T); }
 expr(A) ::= QUESTION(T). { A = plan_ast_param(pp, &T); }
@@ -995,48 +995,48 @@ expr(A) ::= expr(X) LBRACKET expr(I) RBRACKET(R). { A = plan_ast_func(pp, NULL, 
 /* Row constructor (a, b, ...): only comparisons and IN take it (plan_subquery.c). */
 expr(A) ::= LP(L) expr(X) COMMA exprlist(Y) RP(R). { A = plan_ast_row(pp, &L, X, Y, &R); }
 
-expr(A) ::= MINUS(T) expr(X). [UMINUS] { A = plan_ast_unary(pp, TK_MINUS, &T, X); }
-expr(A) ::= PLUS(T) expr(X). [UMINUS] { A = plan_ast_unary(pp, TK_PLUS, &T, X); }
+expr(A) ::= MINUS(T) expr(X). [UMINUS] { A = plan_ast_unary(pp, XOP_MINUS, &T, X); }
+expr(A) ::= PLUS(T) expr(X). [UMINUS] { A = plan_ast_unary(pp, XOP_PLUS, &T, X); }
 /* BINARY x: CAST(x AS BINARY) (MySQL's case- and accent-sensitive comparisons), binding as
  * tightly as unary minus. */
 expr(A) ::= BINARY(T) expr(X). [UMINUS] { A = plan_ast_cast(pp, &T, X, plan_ast_cast_type(pp, PLAN_CAST_BINARY, NULL, NULL), &T); A->end = X->end; }
-expr(A) ::= BITNOT(T) expr(X). { A = plan_ast_unary(pp, TK_BITNOT, &T, X); }
-expr(A) ::= BANG(T) expr(X). { A = plan_ast_unary(pp, TK_NOT, &T, X); }
-expr(A) ::= NOT(T) expr(X). { A = plan_ast_unary(pp, TK_NOT, &T, X); }
+expr(A) ::= BITNOT(T) expr(X). { A = plan_ast_unary(pp, XOP_BITNOT, &T, X); }
+expr(A) ::= BANG(T) expr(X). { A = plan_ast_unary(pp, XOP_NOT, &T, X); }
+expr(A) ::= NOT(T) expr(X). { A = plan_ast_unary(pp, XOP_NOT, &T, X); }
 
-expr(A) ::= expr(L) PLUS expr(R). { A = plan_ast_binary(pp, TK_PLUS, L, R); }
-expr(A) ::= expr(L) MINUS expr(R). { A = plan_ast_binary(pp, TK_MINUS, L, R); }
-expr(A) ::= expr(L) STAR expr(R). { A = plan_ast_binary(pp, TK_STAR, L, R); }
-expr(A) ::= expr(L) SLASH expr(R). { A = plan_ast_binary(pp, TK_SLASH, L, R); }
-expr(A) ::= expr(L) DIV expr(R). { A = plan_ast_binary(pp, TK_DIV, L, R); }
-expr(A) ::= expr(L) MOD expr(R). { A = plan_ast_binary(pp, TK_MOD, L, R); }
-expr(A) ::= expr(L) PERCENT expr(R). { A = plan_ast_binary(pp, TK_MOD, L, R); }
-expr(A) ::= expr(L) BITAND expr(R). { A = plan_ast_binary(pp, TK_BITAND, L, R); }
-expr(A) ::= expr(L) BITOR expr(R). { A = plan_ast_binary(pp, TK_BITOR, L, R); }
-expr(A) ::= expr(L) BITXOR expr(R). { A = plan_ast_binary(pp, TK_BITXOR, L, R); }
-expr(A) ::= expr(L) LSHIFT expr(R). { A = plan_ast_binary(pp, TK_LSHIFT, L, R); }
-expr(A) ::= expr(L) RSHIFT expr(R). { A = plan_ast_binary(pp, TK_RSHIFT, L, R); }
-expr(A) ::= expr(L) EQ expr(R). { A = plan_ast_rowcmp(pp, TK_EQ, L, R); }
-expr(A) ::= expr(L) NSEQ expr(R). { A = plan_ast_rowcmp(pp, TK_NSEQ, L, R); }
-expr(A) ::= expr(L) NE expr(R). { A = plan_ast_rowcmp(pp, TK_NE, L, R); }
-expr(A) ::= expr(L) LT expr(R). { A = plan_ast_rowcmp(pp, TK_LT, L, R); }
-expr(A) ::= expr(L) LE expr(R). { A = plan_ast_rowcmp(pp, TK_LE, L, R); }
-expr(A) ::= expr(L) GT expr(R). { A = plan_ast_rowcmp(pp, TK_GT, L, R); }
-expr(A) ::= expr(L) GE expr(R). { A = plan_ast_rowcmp(pp, TK_GE, L, R); }
-expr(A) ::= expr(L) AND expr(R). { A = plan_ast_binary(pp, TK_AND, L, R); }
-expr(A) ::= expr(L) ANDAND expr(R). { A = plan_ast_binary(pp, TK_AND, L, R); }
-expr(A) ::= expr(L) OR expr(R). { A = plan_ast_binary(pp, TK_OR, L, R); }
-expr(A) ::= expr(L) OROR expr(R). { A = plan_ast_binary(pp, TK_OROR, L, R); }
-expr(A) ::= expr(L) XOR expr(R). { A = plan_ast_binary(pp, TK_XOR, L, R); }
+expr(A) ::= expr(L) PLUS expr(R). { A = plan_ast_binary(pp, XOP_PLUS, L, R); }
+expr(A) ::= expr(L) MINUS expr(R). { A = plan_ast_binary(pp, XOP_MINUS, L, R); }
+expr(A) ::= expr(L) STAR expr(R). { A = plan_ast_binary(pp, XOP_MUL, L, R); }
+expr(A) ::= expr(L) SLASH expr(R). { A = plan_ast_binary(pp, XOP_DIV, L, R); }
+expr(A) ::= expr(L) DIV expr(R). { A = plan_ast_binary(pp, XOP_INTDIV, L, R); }
+expr(A) ::= expr(L) MOD expr(R). { A = plan_ast_binary(pp, XOP_MOD, L, R); }
+expr(A) ::= expr(L) PERCENT expr(R). { A = plan_ast_binary(pp, XOP_MOD, L, R); }
+expr(A) ::= expr(L) BITAND expr(R). { A = plan_ast_binary(pp, XOP_BITAND, L, R); }
+expr(A) ::= expr(L) BITOR expr(R). { A = plan_ast_binary(pp, XOP_BITOR, L, R); }
+expr(A) ::= expr(L) BITXOR expr(R). { A = plan_ast_binary(pp, XOP_BITXOR, L, R); }
+expr(A) ::= expr(L) LSHIFT expr(R). { A = plan_ast_binary(pp, XOP_LSHIFT, L, R); }
+expr(A) ::= expr(L) RSHIFT expr(R). { A = plan_ast_binary(pp, XOP_RSHIFT, L, R); }
+expr(A) ::= expr(L) EQ expr(R). { A = plan_ast_rowcmp(pp, XOP_EQ, L, R); }
+expr(A) ::= expr(L) NSEQ expr(R). { A = plan_ast_rowcmp(pp, XOP_NSEQ, L, R); }
+expr(A) ::= expr(L) NE expr(R). { A = plan_ast_rowcmp(pp, XOP_NE, L, R); }
+expr(A) ::= expr(L) LT expr(R). { A = plan_ast_rowcmp(pp, XOP_LT, L, R); }
+expr(A) ::= expr(L) LE expr(R). { A = plan_ast_rowcmp(pp, XOP_LE, L, R); }
+expr(A) ::= expr(L) GT expr(R). { A = plan_ast_rowcmp(pp, XOP_GT, L, R); }
+expr(A) ::= expr(L) GE expr(R). { A = plan_ast_rowcmp(pp, XOP_GE, L, R); }
+expr(A) ::= expr(L) AND expr(R). { A = plan_ast_binary(pp, XOP_AND, L, R); }
+expr(A) ::= expr(L) ANDAND expr(R). { A = plan_ast_binary(pp, XOP_AND, L, R); }
+expr(A) ::= expr(L) OR expr(R). { A = plan_ast_binary(pp, XOP_OR, L, R); }
+expr(A) ::= expr(L) OROR expr(R). { A = plan_ast_binary(pp, XOP_CONCAT, L, R); }
+expr(A) ::= expr(L) XOR expr(R). { A = plan_ast_binary(pp, XOP_XOR, L, R); }
 
-expr(A) ::= expr(X) IS NULL(T). { A = plan_ast_is(pp, X, false, TK_NULL, &T); }
-expr(A) ::= expr(X) IS NOT NULL(T). { A = plan_ast_is(pp, X, true, TK_NULL, &T); }
-expr(A) ::= expr(X) IS TRUE(T). { A = plan_ast_is(pp, X, false, TK_TRUE, &T); }
-expr(A) ::= expr(X) IS NOT TRUE(T). { A = plan_ast_is(pp, X, true, TK_TRUE, &T); }
-expr(A) ::= expr(X) IS FALSE(T). { A = plan_ast_is(pp, X, false, TK_FALSE, &T); }
-expr(A) ::= expr(X) IS NOT FALSE(T). { A = plan_ast_is(pp, X, true, TK_FALSE, &T); }
-expr(A) ::= expr(X) IS UNKNOWN(T). { A = plan_ast_is(pp, X, false, TK_NULL, &T); }
-expr(A) ::= expr(X) IS NOT UNKNOWN(T). { A = plan_ast_is(pp, X, true, TK_NULL, &T); }
+expr(A) ::= expr(X) IS NULL(T). { A = plan_ast_is(pp, X, false, XOP_IS_NULL, &T); }
+expr(A) ::= expr(X) IS NOT NULL(T). { A = plan_ast_is(pp, X, true, XOP_IS_NULL, &T); }
+expr(A) ::= expr(X) IS TRUE(T). { A = plan_ast_is(pp, X, false, XOP_IS_TRUE, &T); }
+expr(A) ::= expr(X) IS NOT TRUE(T). { A = plan_ast_is(pp, X, true, XOP_IS_TRUE, &T); }
+expr(A) ::= expr(X) IS FALSE(T). { A = plan_ast_is(pp, X, false, XOP_IS_FALSE, &T); }
+expr(A) ::= expr(X) IS NOT FALSE(T). { A = plan_ast_is(pp, X, true, XOP_IS_FALSE, &T); }
+expr(A) ::= expr(X) IS UNKNOWN(T). { A = plan_ast_is(pp, X, false, XOP_IS_NULL, &T); }
+expr(A) ::= expr(X) IS NOT UNKNOWN(T). { A = plan_ast_is(pp, X, true, XOP_IS_NULL, &T); }
 
 expr(A) ::= expr(X) BETWEEN expr(L) AND expr(H). [BETWEEN] { A = plan_ast_between(pp, X, false, L, H); }
 expr(A) ::= expr(X) NOT BETWEEN expr(L) AND expr(H). [BETWEEN] { A = plan_ast_between(pp, X, true, L, H); }
@@ -1089,7 +1089,7 @@ iunit(A) ::= DAY_MINUTE(T). { A = T; }
 iunit(A) ::= DAY_HOUR(T). { A = T; }
 iunit(A) ::= YEAR_MONTH(T). { A = T; }
 %type interval {plan_ast *}
-interval(A) ::= INTERVAL(I) expr(X) iunit(U). { A = plan_ast_func(pp, &I, "%interval", plan_ast_list_add(pp, NULL, X), &U, true); A->op = U.type; }
+interval(A) ::= INTERVAL(I) expr(X) iunit(U). { A = plan_ast_func(pp, &I, "%interval", plan_ast_list_add(pp, NULL, X), &U, true); A->op = plan__unit_of_token(U.type); }
 expr(A) ::= expr(L) PLUS interval(I). { A = plan_ast_func(pp, NULL, "date_add", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, L), I), NULL, true); A->off = L->off; A->end = I->end; }
 expr(A) ::= interval(I) PLUS expr(R). { A = plan_ast_func(pp, NULL, "date_add", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, R), I), NULL, true); A->off = I->off; A->end = R->end; }
 expr(A) ::= expr(L) MINUS interval(I). { A = plan_ast_func(pp, NULL, "date_sub", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, L), I), NULL, true); A->off = L->off; A->end = I->end; }
@@ -1097,9 +1097,9 @@ expr(A) ::= fname(N) LP exprlist(L) COMMA interval(I) RP(R). { A = plan_ast_func
 /* EXTRACT(unit FROM x): an "extract" call whose op is the unit (plan_func_date.c). The lexer
  * makes EXTRACT a keyword only right before '('. */
 %fallback ID EXTRACT.
-expr(A) ::= EXTRACT(N) LP iunit(U) FROM expr(X) RP(R). { A = plan_ast_func(pp, &N, "extract", plan_ast_list_add(pp, NULL, X), &R, true); A->op = U.type; }
-expr(A) ::= TIMESTAMPADD(N) LP iunit(U) COMMA expr(X) COMMA expr(D) RP(R). { plan_ast *iv = plan_ast_func(pp, &U, "%interval", plan_ast_list_add(pp, NULL, X), &U, true); iv->op = U.type; A = plan_ast_func(pp, &N, "timestampadd", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, iv), D), &R, true); }
-expr(A) ::= TIMESTAMPDIFF(N) LP iunit(U) COMMA expr(X) COMMA expr(Y) RP(R). { plan_ast *iv = plan_ast_func(pp, &U, "%interval", plan_ast_list_add(pp, NULL, plan_ast_literal(pp, PA_NULL, &U)), &U, true); iv->op = U.type; A = plan_ast_func(pp, &N, "timestampdiff", plan_ast_list_add(pp, plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, iv), X), Y), &R, true); }
+expr(A) ::= EXTRACT(N) LP iunit(U) FROM expr(X) RP(R). { A = plan_ast_func(pp, &N, "extract", plan_ast_list_add(pp, NULL, X), &R, true); A->op = plan__unit_of_token(U.type); }
+expr(A) ::= TIMESTAMPADD(N) LP iunit(U) COMMA expr(X) COMMA expr(D) RP(R). { plan_ast *iv = plan_ast_func(pp, &U, "%interval", plan_ast_list_add(pp, NULL, X), &U, true); iv->op = plan__unit_of_token(U.type); A = plan_ast_func(pp, &N, "timestampadd", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, iv), D), &R, true); }
+expr(A) ::= TIMESTAMPDIFF(N) LP iunit(U) COMMA expr(X) COMMA expr(Y) RP(R). { plan_ast *iv = plan_ast_func(pp, &U, "%interval", plan_ast_list_add(pp, NULL, plan_ast_literal(pp, PA_NULL, &U)), &U, true); iv->op = plan__unit_of_token(U.type); A = plan_ast_func(pp, &N, "timestampdiff", plan_ast_list_add(pp, plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, iv), X), Y), &R, true); }
 expr(A) ::= expr(X) COLLATE STRING(N). { A = plan_ast_collate(pp, X, &N); }
 
 /* CASE [operand] WHEN a THEN b ... [ELSE c] END */

@@ -12,7 +12,6 @@
 #include <strings.h>
 
 #include "common/strutil.h"
-#include "planner/parse.h"
 
 typedef struct actx {
     plan_ectx *cx;
@@ -573,8 +572,8 @@ analyze(actx *ac, const plan_ast *x, plan_expr **out, db_error *err)
     if (x->kind == PA_BINARY || x->kind == PA_UNARY || x->kind == PA_BETWEEN || x->kind == PA_IN) {
         bool arith = x->kind == PA_UNARY ||
                      (x->kind == PA_BINARY &&
-                      (x->op == TK_PLUS || x->op == TK_MINUS || x->op == TK_STAR ||
-                       x->op == TK_SLASH || x->op == TK_DIV || x->op == TK_MOD));
+                      (x->op == XOP_PLUS || x->op == XOP_MINUS || x->op == XOP_MUL ||
+                       x->op == XOP_DIV || x->op == XOP_INTDIV || x->op == XOP_MOD));
         bool any_num = false;
         for (uint32_t i = 0; i < e->nargs; i++) {
             any_num |= is_numeric(e->args[i]) && !e->args[i]->t.is_binary;
@@ -636,47 +635,47 @@ static const char *
 op_text(int op)
 {
     switch (op) {
-    case TK_PLUS:
+    case XOP_PLUS:
         return "+";
-    case TK_MINUS:
+    case XOP_MINUS:
         return "-";
-    case TK_STAR:
+    case XOP_MUL:
         return "*";
-    case TK_SLASH:
+    case XOP_DIV:
         return "/";
-    case TK_DIV:
+    case XOP_INTDIV:
         return "DIV";
-    case TK_MOD:
+    case XOP_MOD:
         return "%";
-    case TK_EQ:
+    case XOP_EQ:
         return "=";
-    case TK_NSEQ:
+    case XOP_NSEQ:
         return "<=>";
-    case TK_NE:
+    case XOP_NE:
         return "<>";
-    case TK_LT:
+    case XOP_LT:
         return "<";
-    case TK_LE:
+    case XOP_LE:
         return "<=";
-    case TK_GT:
+    case XOP_GT:
         return ">";
-    case TK_GE:
+    case XOP_GE:
         return ">=";
-    case TK_AND:
+    case XOP_AND:
         return "and";
-    case TK_OR:
+    case XOP_OR:
         return "or";
-    case TK_XOR:
+    case XOP_XOR:
         return "xor";
-    case TK_BITAND:
+    case XOP_BITAND:
         return "&";
-    case TK_BITOR:
+    case XOP_BITOR:
         return "|";
-    case TK_BITXOR:
+    case XOP_BITXOR:
         return "^";
-    case TK_LSHIFT:
+    case XOP_LSHIFT:
         return "<<";
-    case TK_RSHIFT:
+    case XOP_RSHIFT:
         return ">>";
     default:
         return "?";
@@ -715,10 +714,11 @@ print_ast(arena *a, const char *sql, const plan_ast *x, char **buf, size_t *len,
         PUTS(")");
         return;
     case PA_UNARY:
-        PUTS(x->op == TK_MINUS ? "-("
-                               : (x->op == TK_BITNOT ? "~(" : (x->op == TK_PLUS ? "(" : "(not(")));
+        PUTS(x->op == XOP_MINUS
+                     ? "-("
+                     : (x->op == XOP_BITNOT ? "~(" : (x->op == XOP_PLUS ? "(" : "(not(")));
         print_ast(a, sql, x->args[0], buf, len, cap);
-        PUTS(x->op == TK_NOT ? "))" : ")");
+        PUTS(x->op == XOP_NOT ? "))" : ")");
         return;
     case PA_BINARY:
         PUTS("(");
@@ -771,7 +771,7 @@ bool
 plan__literal_value(const plan_ast *x, plan_value *out)
 {
     bool neg = false;
-    if (x->kind == PA_UNARY && x->op == TK_MINUS && x->nargs == 1 &&
+    if (x->kind == PA_UNARY && x->op == XOP_MINUS && x->nargs == 1 &&
         (x->args[0]->kind == PA_INT || x->args[0]->kind == PA_DECIMAL)) {
         neg = true;
         x = x->args[0];

@@ -248,12 +248,61 @@ plan_ast_unary(plan_parse *pp, int op, const plan_token *optok, plan_ast *x)
     return u;
 }
 
+plan_unit
+plan__unit_of_token(int type)
+{
+    switch (type) {
+    case TK_MICROSECOND:
+        return PLAN_UNIT_MICROSECOND;
+    case TK_SECOND:
+        return PLAN_UNIT_SECOND;
+    case TK_MINUTE:
+        return PLAN_UNIT_MINUTE;
+    case TK_HOUR:
+        return PLAN_UNIT_HOUR;
+    case TK_DAY:
+        return PLAN_UNIT_DAY;
+    case TK_WEEK:
+        return PLAN_UNIT_WEEK;
+    case TK_MONTH:
+        return PLAN_UNIT_MONTH;
+    case TK_QUARTER:
+        return PLAN_UNIT_QUARTER;
+    case TK_YEAR:
+        return PLAN_UNIT_YEAR;
+    case TK_SECOND_MICROSECOND:
+        return PLAN_UNIT_SECOND_MICROSECOND;
+    case TK_MINUTE_MICROSECOND:
+        return PLAN_UNIT_MINUTE_MICROSECOND;
+    case TK_MINUTE_SECOND:
+        return PLAN_UNIT_MINUTE_SECOND;
+    case TK_HOUR_MICROSECOND:
+        return PLAN_UNIT_HOUR_MICROSECOND;
+    case TK_HOUR_SECOND:
+        return PLAN_UNIT_HOUR_SECOND;
+    case TK_HOUR_MINUTE:
+        return PLAN_UNIT_HOUR_MINUTE;
+    case TK_DAY_MICROSECOND:
+        return PLAN_UNIT_DAY_MICROSECOND;
+    case TK_DAY_SECOND:
+        return PLAN_UNIT_DAY_SECOND;
+    case TK_DAY_MINUTE:
+        return PLAN_UNIT_DAY_MINUTE;
+    case TK_DAY_HOUR:
+        return PLAN_UNIT_DAY_HOUR;
+    case TK_YEAR_MONTH:
+        return PLAN_UNIT_YEAR_MONTH;
+    default:
+        return PLAN_UNIT_NONE;
+    }
+}
+
 plan_ast *
 plan_ast_binary(plan_parse *pp, int op, plan_ast *l, plan_ast *r)
 {
     plan_ast *x = plan_ast_new(pp, PA_BINARY, NULL, NULL);
-    if (op == TK_OROR) {
-        op = pp->pipes_as_concat ? TK_OROR : TK_OR;
+    if (op == XOP_CONCAT) {
+        op = pp->pipes_as_concat ? XOP_CONCAT : XOP_OR;
     }
     x->op = op;
     x->args = arena_alloc(pp->a, 2 * sizeof(plan_ast *));
@@ -1571,7 +1620,7 @@ plan_stmt_join_on(plan_parse *pp, plan_ast *on)
     DB_ASSERT(st->ntables > 0);
     plan_table_ref *t = &st->tables[st->ntables - 1];
     if (last_is_group(pp) && t->on != NULL) {
-        t->on = plan_ast_binary(pp, TK_AND, t->on, on); /* the tree's own ON, then this one */
+        t->on = plan_ast_binary(pp, XOP_AND, t->on, on); /* the tree's own ON, then this one */
         if (t->join == PLAN_JOIN_CROSS) {
             t->join = PLAN_JOIN_INNER;
         }

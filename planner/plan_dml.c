@@ -15,7 +15,6 @@
 #include <strings.h>
 
 #include "common/strutil.h"
-#include "planner/parse.h"
 #include "planner/plan_array.h"
 #include "planner/plan_json.h"
 
@@ -2257,7 +2256,7 @@ exec_compact(plan_ectx *cx, const plan_stmt *st, plan_outcome *out, db_error *er
     }
     const plan_ast *w = st->where;
     const char *type = NULL;
-    if (w->kind == PA_BINARY && w->op == TK_EQ && w->args[0]->kind == PA_COLUMN &&
+    if (w->kind == PA_BINARY && w->op == XOP_EQ && w->args[0]->kind == PA_COLUMN &&
         strcasecmp(w->args[0]->name, "type") == 0 && w->args[1]->kind == PA_STRING) {
         type = arena_strndup(cx->a, w->args[1]->str, w->args[1]->len);
     }

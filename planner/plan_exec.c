@@ -16,7 +16,6 @@
 
 #include "catalog/catalog.h"
 #include "common/strutil.h"
-#include "planner/parse.h"
 
 /* Rows built in memory for SHOW statements (small by construction; plan_exec_int.h). */
 typedef plan_rowset rowset;

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "common/strutil.h"
-#include "planner/parse.h"
 
 static int div_by_zero(plan_ectx *cx, plan_value *out);
 static int eval_args2(plan_ectx *cx, const plan_expr *e, plan_value *l, plan_value *r,
@@ -433,13 +432,13 @@ eval_arith(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         __int128 a = l.is_unsigned ? (__int128)l.u : (__int128)plan__v_to_int(&l, NULL);
         __int128 b = r.is_unsigned ? (__int128)r.u : (__int128)plan__v_to_int(&r, NULL);
         __int128 x;
-        if (e->op == TK_STAR) {
+        if (e->op == XOP_MUL) {
             if (__builtin_mul_overflow(a, b, &x)) {
                 return plan__out_of_range(cx, e, e->t.is_unsigned ? "BIGINT UNSIGNED" : "BIGINT",
                                           err);
             }
         } else {
-            x = e->op == TK_PLUS ? a + b : a - b;
+            x = e->op == XOP_PLUS ? a + b : a - b;
         }
         if (e->t.is_unsigned) {
             if (x < 0 || x > (__int128)UINT64_MAX) {
@@ -457,7 +456,7 @@ eval_arith(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     if (e->vk == PV_DECIMAL) {
         int sa = l.kind == PV_DECIMAL ? l.scale : 0, sb = r.kind == PV_DECIMAL ? r.scale : 0;
         __int128 a, b, x;
-        if (e->op == TK_STAR) {
+        if (e->op == XOP_MUL) {
             if (!plan__v_to_dec(&l, sa, &a, NULL) || !plan__v_to_dec(&r, sb, &b, NULL) ||
                 __builtin_mul_overflow(a, b, &x) ||
                 !plan__dec_rescale(x, sa + sb, e->t.scale, &x)) {
@@ -468,7 +467,7 @@ eval_arith(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
             if (!plan__v_to_dec(&l, sc, &a, NULL) || !plan__v_to_dec(&r, sc, &b, NULL)) {
                 return plan__out_of_range(cx, e, "DECIMAL", err);
             }
-            x = e->op == TK_PLUS ? a + b : a - b;
+            x = e->op == XOP_PLUS ? a + b : a - b;
         }
         if (plan__dec_digits(x) > PLAN_DEC_MAX_PREC) {
             return plan__out_of_range(cx, e, "DECIMAL", err);
@@ -477,7 +476,7 @@ eval_arith(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         return DB_OK;
     }
     double a = num_double(cx, &l), b = num_double(cx, &r);
-    double x = e->op == TK_PLUS ? a + b : (e->op == TK_MINUS ? a - b : a * b);
+    double x = e->op == XOP_PLUS ? a + b : (e->op == XOP_MINUS ? a - b : a * b);
     if (!isfinite(x)) {
         return plan__out_of_range(cx, e, "DOUBLE", err);
     }
@@ -689,16 +688,16 @@ eval_bitop(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     }
     uint64_t a = plan__v_to_uint(&l, NULL), b = plan__v_to_uint(&r, NULL), x;
     switch (e->op) {
-    case TK_BITAND:
+    case XOP_BITAND:
         x = a & b;
         break;
-    case TK_BITOR:
+    case XOP_BITOR:
         x = a | b;
         break;
-    case TK_BITXOR:
+    case XOP_BITXOR:
         x = a ^ b;
         break;
-    case TK_LSHIFT:
+    case XOP_LSHIFT:
         x = b >= 64 ? 0 : a << b;
         break;
     default:
@@ -716,7 +715,7 @@ eval_cmp(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     if (eval_args2(cx, e, &l, &r, err) != DB_OK) {
         return DB_ERR;
     }
-    if (e->op == TK_NSEQ) {
+    if (e->op == XOP_NSEQ) {
         if (l.kind == PV_NULL || r.kind == PV_NULL) {
             *out = plan__v_int(l.kind == PV_NULL && r.kind == PV_NULL);
             return DB_OK;
@@ -731,19 +730,19 @@ eval_cmp(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     int c = plan__compare(cx, e->cmp, &l, &r);
     bool res;
     switch (e->op) {
-    case TK_EQ:
+    case XOP_EQ:
         res = c == 0;
         break;
-    case TK_NE:
+    case XOP_NE:
         res = c != 0;
         break;
-    case TK_LT:
+    case XOP_LT:
         res = c < 0;
         break;
-    case TK_LE:
+    case XOP_LE:
         res = c <= 0;
         break;
-    case TK_GT:
+    case XOP_GT:
         res = c > 0;
         break;
     default:
@@ -763,11 +762,11 @@ eval_logic(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         return DB_ERR;
     }
     int a = plan__v_truth(&l);
-    if (e->op == TK_AND && a == 0) {
+    if (e->op == XOP_AND && a == 0) {
         *out = plan__v_int(0);
         return DB_OK;
     }
-    if (e->op == TK_OR && a == 1) {
+    if (e->op == XOP_OR && a == 1) {
         *out = plan__v_int(1);
         return DB_OK;
     }
@@ -776,9 +775,9 @@ eval_logic(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     }
     int b = plan__v_truth(&r);
     int res;
-    if (e->op == TK_AND) {
+    if (e->op == XOP_AND) {
         res = b == 0 ? 0 : (a < 0 || b < 0 ? -1 : 1);
-    } else if (e->op == TK_OR) {
+    } else if (e->op == XOP_OR) {
         res = b == 1 ? 1 : (a < 0 || b < 0 ? -1 : 0);
     } else {
         res = (a < 0 || b < 0) ? -1 : (a != b);
@@ -796,9 +795,9 @@ eval_is(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     }
     int t = plan__v_truth(&v);
     bool res;
-    if (e->op == TK_NULL) {
+    if (e->op == XOP_IS_NULL) {
         res = t < 0;
-    } else if (e->op == TK_TRUE) {
+    } else if (e->op == XOP_IS_TRUE) {
         res = t == 1;
     } else {
         res = t == 0;
@@ -1380,7 +1379,7 @@ type_arith(plan_ectx *cx, plan_expr *e)
     bool nullable = l->t.nullable || r->t.nullable || l->vk == PV_NULL || r->vk == PV_NULL;
     int pl = plan__num_prec(&l->t), pr = plan__num_prec(&r->t);
     int sl = l->vk == PV_DECIMAL ? l->t.scale : 0, sr = r->vk == PV_DECIMAL ? r->t.scale : 0;
-    if (e->op == TK_SLASH) {
+    if (e->op == XOP_DIV) {
         nullable = true; /* division by zero gives NULL */
         if (c == NC_DBL) {
             plan__type_double(&e->t, nullable);
@@ -1396,7 +1395,7 @@ type_arith(plan_ectx *cx, plan_expr *e)
         e->eval = eval_divide;
         return DB_OK;
     }
-    if (e->op == TK_DIV) {
+    if (e->op == XOP_INTDIV) {
         plan__type_bigint(&e->t, (uint32_t)pl + 1, true);
         e->t.is_unsigned = l->t.is_unsigned || r->t.is_unsigned;
         e->vk = PV_INT;
@@ -1404,35 +1403,35 @@ type_arith(plan_ectx *cx, plan_expr *e)
         return DB_OK;
     }
     if (c == NC_DBL) {
-        plan__type_double(&e->t, nullable || e->op == TK_MOD);
+        plan__type_double(&e->t, nullable || e->op == XOP_MOD);
         e->vk = PV_DOUBLE;
     } else if (c == NC_INT) {
-        int prec = e->op == TK_STAR
+        int prec = e->op == XOP_MUL
                            ? pl + pr
-                           : (e->op == TK_MOD ? (pl > pr ? pl : pr) : (pl > pr ? pl : pr) + 1);
+                           : (e->op == XOP_MOD ? (pl > pr ? pl : pr) : (pl > pr ? pl : pr) + 1);
         bool uns = l->t.is_unsigned || r->t.is_unsigned;
-        if (e->op == TK_MOD) {
+        if (e->op == XOP_MOD) {
             uns = l->t.is_unsigned;
         }
         plan__type_bigint(&e->t, plan__dec_length(prec > 20 ? 20 : prec, 0, uns),
-                          nullable || e->op == TK_MOD);
+                          nullable || e->op == XOP_MOD);
         e->t.is_unsigned = uns;
         e->vk = PV_INT;
     } else {
         int scale, prec;
-        if (e->op == TK_STAR) {
+        if (e->op == XOP_MUL) {
             scale = sl + sr > PLAN_DEC_MAX_SCALE ? PLAN_DEC_MAX_SCALE : sl + sr;
             prec = pl + pr;
         } else {
             scale = sl > sr ? sl : sr;
             int il = pl - sl, ir = pr - sr;
-            prec = (il > ir ? il : ir) + (e->op == TK_MOD ? 0 : 1) + scale;
+            prec = (il > ir ? il : ir) + (e->op == XOP_MOD ? 0 : 1) + scale;
         }
         prec = prec > PLAN_DEC_MAX_PREC ? PLAN_DEC_MAX_PREC : prec;
-        plan__type_decimal(&e->t, prec, scale, nullable || e->op == TK_MOD);
+        plan__type_decimal(&e->t, prec, scale, nullable || e->op == XOP_MOD);
         e->vk = PV_DECIMAL;
     }
-    e->eval = e->op == TK_MOD ? eval_mod : eval_arith;
+    e->eval = e->op == XOP_MOD ? eval_mod : eval_arith;
     return DB_OK;
 }
 
@@ -1447,11 +1446,11 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
     }
     switch (kind) {
     case PA_UNARY:
-        if (e->op == TK_PLUS) {
+        if (e->op == XOP_PLUS) {
             e->t = e->args[0]->t;
             e->vk = e->args[0]->vk;
             e->eval = eval_ident;
-        } else if (e->op == TK_MINUS) {
+        } else if (e->op == XOP_MINUS) {
             plan_expr *x = e->args[0];
             int c = num_class(x);
             if (c == NC_INT) {
@@ -1466,7 +1465,7 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
                 e->vk = PV_DOUBLE;
             }
             e->eval = eval_neg;
-        } else if (e->op == TK_BITNOT) {
+        } else if (e->op == XOP_BITNOT) {
             plan__type_bigint(&e->t, 21, nullable);
             e->t.is_unsigned = true;
             e->vk = PV_INT;
@@ -1479,36 +1478,36 @@ plan__op_type(plan_ectx *cx, plan_expr *e, plan_ast_kind kind, db_error *err)
         return DB_OK;
     case PA_BINARY:
         switch (e->op) {
-        case TK_PLUS:
-        case TK_MINUS:
-        case TK_STAR:
-        case TK_SLASH:
-        case TK_DIV:
-        case TK_MOD:
+        case XOP_PLUS:
+        case XOP_MINUS:
+        case XOP_MUL:
+        case XOP_DIV:
+        case XOP_INTDIV:
+        case XOP_MOD:
             return type_arith(cx, e);
-        case TK_EQ:
-        case TK_NSEQ:
-        case TK_NE:
-        case TK_LT:
-        case TK_LE:
-        case TK_GT:
-        case TK_GE:
+        case XOP_EQ:
+        case XOP_NSEQ:
+        case XOP_NE:
+        case XOP_LT:
+        case XOP_LE:
+        case XOP_GT:
+        case XOP_GE:
             if (plan__json_check_cmp((const plan_expr *const *)e->args, 2, err) != DB_OK) {
                 return DB_ERR;
             }
-            plan__type_bigint(&e->t, 1, e->op == TK_NSEQ ? false : nullable);
+            plan__type_bigint(&e->t, 1, e->op == XOP_NSEQ ? false : nullable);
             e->vk = PV_INT;
             e->cmp = plan__cmp_mode(e->args[0], e->args[1]);
             e->eval = eval_cmp;
             return DB_OK;
-        case TK_AND:
-        case TK_OR:
-        case TK_XOR:
+        case XOP_AND:
+        case XOP_OR:
+        case XOP_XOR:
             plan__type_bigint(&e->t, 1, nullable);
             e->vk = PV_INT;
             e->eval = eval_logic;
             return DB_OK;
-        case TK_OROR: /* PIPES_AS_CONCAT */
+        case XOP_CONCAT: /* PIPES_AS_CONCAT */
             plan__type_string(&e->t,
                               plan__type_strlen(&e->args[0]->t) + plan__type_strlen(&e->args[1]->t),
                               nullable);
@@ -1623,7 +1622,7 @@ plan__expr_vop(const plan_expr *e)
     if (e->eval == eval_neg) {
         return PLAN_VOP_NEG;
     }
-    if (e->eval == eval_arith && (e->op == TK_PLUS || e->op == TK_MINUS || e->op == TK_STAR)) {
+    if (e->eval == eval_arith && (e->op == XOP_PLUS || e->op == XOP_MINUS || e->op == XOP_MUL)) {
         return PLAN_VOP_ARITH;
     }
     return PLAN_VOP_NONE;

@@ -11,7 +11,6 @@
 #include <time.h>
 
 #include "common/strutil.h"
-#include "planner/parse.h"
 
 #define US_PER_SEC 1000000LL
 
@@ -1192,7 +1191,7 @@ ty_math(plan_ectx *cx, plan_expr *e, db_error *err)
 static int
 ty_mod(plan_ectx *cx, plan_expr *e, db_error *err)
 {
-    e->op = TK_MOD;
+    e->op = XOP_MOD;
     return plan__op_type(cx, e, PA_BINARY, err);
 }
 

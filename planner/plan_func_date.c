@@ -14,7 +14,6 @@
 #include <time.h>
 
 #include "common/strutil.h"
-#include "planner/parse.h"
 
 #define US_PER_SEC  1000000LL
 #define US_PER_DAY  (86400LL * US_PER_SEC)
@@ -420,19 +419,19 @@ ev_extract(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         split_us(v.us, &t);
         int64_t yr;
         switch (unit) {
-        case TK_YEAR:
+        case PLAN_UNIT_YEAR:
             r = t.y;
             break;
-        case TK_YEAR_MONTH:
+        case PLAN_UNIT_YEAR_MONTH:
             r = t.y * 100 + t.mo;
             break;
-        case TK_QUARTER:
+        case PLAN_UNIT_QUARTER:
             r = (t.mo + 2) / 3;
             break;
-        case TK_MONTH:
+        case PLAN_UNIT_MONTH:
             r = t.mo;
             break;
-        case TK_WEEK:
+        case PLAN_UNIT_WEEK:
             r = plan__calc_week(t.y, t.mo, t.d, week_mode(cx->s->vars[e->slot].i), &yr);
             break;
         default:
@@ -506,46 +505,46 @@ ev_extract(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         frac = t.us;
     }
     switch (unit) {
-    case TK_DAY_HOUR:
+    case PLAN_UNIT_DAY_HOUR:
         r = day * 100 + hour;
         break;
-    case TK_DAY_MINUTE:
+    case PLAN_UNIT_DAY_MINUTE:
         r = (day * 100 + hour) * 100 + min;
         break;
-    case TK_DAY_SECOND:
+    case PLAN_UNIT_DAY_SECOND:
         r = ((day * 100 + hour) * 100 + min) * 100 + sec;
         break;
-    case TK_DAY_MICROSECOND:
+    case PLAN_UNIT_DAY_MICROSECOND:
         r = (((day * 100 + hour) * 100 + min) * 100 + sec) * US_PER_SEC + frac;
         break;
-    case TK_HOUR:
+    case PLAN_UNIT_HOUR:
         r = hour;
         break;
-    case TK_HOUR_MINUTE:
+    case PLAN_UNIT_HOUR_MINUTE:
         r = hour * 100 + min;
         break;
-    case TK_HOUR_SECOND:
+    case PLAN_UNIT_HOUR_SECOND:
         r = (hour * 100 + min) * 100 + sec;
         break;
-    case TK_HOUR_MICROSECOND:
+    case PLAN_UNIT_HOUR_MICROSECOND:
         r = ((hour * 100 + min) * 100 + sec) * US_PER_SEC + frac;
         break;
-    case TK_MINUTE:
+    case PLAN_UNIT_MINUTE:
         r = min;
         break;
-    case TK_MINUTE_SECOND:
+    case PLAN_UNIT_MINUTE_SECOND:
         r = min * 100 + sec;
         break;
-    case TK_MINUTE_MICROSECOND:
+    case PLAN_UNIT_MINUTE_MICROSECOND:
         r = (min * 100 + sec) * US_PER_SEC + frac;
         break;
-    case TK_SECOND:
+    case PLAN_UNIT_SECOND:
         r = sec;
         break;
-    case TK_SECOND_MICROSECOND:
+    case PLAN_UNIT_SECOND_MICROSECOND:
         r = sec * US_PER_SEC + frac;
         break;
-    default: /* TK_MICROSECOND */
+    default: /* PLAN_UNIT_MICROSECOND */
         r = frac;
         break;
     }
@@ -561,26 +560,26 @@ plan__ty_extract(plan_ectx *cx, plan_expr *e, db_error *err)
         int unit;
         uint8_t len;
     } units[] = {
-            {TK_YEAR, 4},
-            {TK_YEAR_MONTH, 6},
-            {TK_QUARTER, 2},
-            {TK_MONTH, 2},
-            {TK_WEEK, 2},
-            {TK_DAY, 2},
-            {TK_DAY_HOUR, 9},
-            {TK_DAY_MINUTE, 11},
-            {TK_DAY_SECOND, 13},
-            {TK_DAY_MICROSECOND, 20},
-            {TK_HOUR, 2},
-            {TK_HOUR_MINUTE, 4},
-            {TK_HOUR_SECOND, 6},
-            {TK_HOUR_MICROSECOND, 13},
-            {TK_MINUTE, 2},
-            {TK_MINUTE_SECOND, 4},
-            {TK_MINUTE_MICROSECOND, 11},
-            {TK_SECOND, 2},
-            {TK_SECOND_MICROSECOND, 9},
-            {TK_MICROSECOND, 2},
+            {PLAN_UNIT_YEAR, 4},
+            {PLAN_UNIT_YEAR_MONTH, 6},
+            {PLAN_UNIT_QUARTER, 2},
+            {PLAN_UNIT_MONTH, 2},
+            {PLAN_UNIT_WEEK, 2},
+            {PLAN_UNIT_DAY, 2},
+            {PLAN_UNIT_DAY_HOUR, 9},
+            {PLAN_UNIT_DAY_MINUTE, 11},
+            {PLAN_UNIT_DAY_SECOND, 13},
+            {PLAN_UNIT_DAY_MICROSECOND, 20},
+            {PLAN_UNIT_HOUR, 2},
+            {PLAN_UNIT_HOUR_MINUTE, 4},
+            {PLAN_UNIT_HOUR_SECOND, 6},
+            {PLAN_UNIT_HOUR_MICROSECOND, 13},
+            {PLAN_UNIT_MINUTE, 2},
+            {PLAN_UNIT_MINUTE_SECOND, 4},
+            {PLAN_UNIT_MINUTE_MICROSECOND, 11},
+            {PLAN_UNIT_SECOND, 2},
+            {PLAN_UNIT_SECOND_MICROSECOND, 9},
+            {PLAN_UNIT_MICROSECOND, 2},
     };
     int unit = e->src ? e->src->op : 0;
     uint32_t len = 0;
@@ -793,12 +792,12 @@ static bool
 unit_has_time(int unit)
 {
     switch (unit) {
-    case TK_DAY:
-    case TK_WEEK:
-    case TK_MONTH:
-    case TK_QUARTER:
-    case TK_YEAR:
-    case TK_YEAR_MONTH:
+    case PLAN_UNIT_DAY:
+    case PLAN_UNIT_WEEK:
+    case PLAN_UNIT_MONTH:
+    case PLAN_UNIT_QUARTER:
+    case PLAN_UNIT_YEAR:
+    case PLAN_UNIT_YEAR_MONTH:
         return false;
     default:
         return true;
@@ -825,15 +824,15 @@ static bool
 unit_is_simple(int unit)
 {
     switch (unit) {
-    case TK_MICROSECOND:
-    case TK_SECOND:
-    case TK_MINUTE:
-    case TK_HOUR:
-    case TK_DAY:
-    case TK_WEEK:
-    case TK_MONTH:
-    case TK_QUARTER:
-    case TK_YEAR:
+    case PLAN_UNIT_MICROSECOND:
+    case PLAN_UNIT_SECOND:
+    case PLAN_UNIT_MINUTE:
+    case PLAN_UNIT_HOUR:
+    case PLAN_UNIT_DAY:
+    case PLAN_UNIT_WEEK:
+    case PLAN_UNIT_MONTH:
+    case PLAN_UNIT_QUARTER:
+    case PLAN_UNIT_YEAR:
         return true;
     default:
         return false;
@@ -856,28 +855,28 @@ interval_us(plan_ectx *cx, int unit, const plan_value *n, int64_t *months, int64
     static const int64_t sec = US_PER_SEC, min = 60 * US_PER_SEC, hour = 3600 * US_PER_SEC;
     int64_t simple = 0;
     switch (unit) {
-    case TK_MICROSECOND:
+    case PLAN_UNIT_MICROSECOND:
         simple = 1;
         break;
-    case TK_SECOND:
+    case PLAN_UNIT_SECOND:
         simple = sec;
         break;
-    case TK_MINUTE:
+    case PLAN_UNIT_MINUTE:
         simple = min;
         break;
-    case TK_HOUR:
+    case PLAN_UNIT_HOUR:
         simple = hour;
         break;
-    case TK_DAY:
+    case PLAN_UNIT_DAY:
         simple = US_PER_DAY;
         break;
-    case TK_WEEK:
+    case PLAN_UNIT_WEEK:
         simple = 7 * US_PER_DAY;
         break;
     default:
         break;
     }
-    if (unit == TK_SECOND && n->kind != PV_INT && n->kind != PV_STRING) {
+    if (unit == PLAN_UNIT_SECOND && n->kind != PV_INT && n->kind != PV_STRING) {
         double d = plan__v_to_double(n, NULL); /* INTERVAL 1.5 SECOND keeps the fraction */
         double x = d * 1e6 + (d < 0 ? -0.5 : 0.5);
         if (!(x > -9.2e18 && x < 9.2e18)) {
@@ -887,10 +886,10 @@ interval_us(plan_ectx *cx, int unit, const plan_value *n, int64_t *months, int64
         *us = (int64_t)x;
         return DB_OK;
     }
-    if (simple || unit == TK_MONTH || unit == TK_QUARTER || unit == TK_YEAR) {
+    if (simple || unit == PLAN_UNIT_MONTH || unit == PLAN_UNIT_QUARTER || unit == PLAN_UNIT_YEAR) {
         int64_t k = plan__v_to_int(n, NULL);
-        if (unit == TK_MONTH || unit == TK_QUARTER || unit == TK_YEAR) {
-            int64_t f = unit == TK_MONTH ? 1 : (unit == TK_QUARTER ? 3 : 12);
+        if (unit == PLAN_UNIT_MONTH || unit == PLAN_UNIT_QUARTER || unit == PLAN_UNIT_YEAR) {
+            int64_t f = unit == PLAN_UNIT_MONTH ? 1 : (unit == PLAN_UNIT_QUARTER ? 3 : 12);
             if (__builtin_mul_overflow(k, f, months)) {
                 *is_null = true;
             }
@@ -904,35 +903,35 @@ interval_us(plan_ectx *cx, int unit, const plan_value *n, int64_t *months, int64
     int nf = 0;
     bool ym = false;
     switch (unit) {
-    case TK_SECOND_MICROSECOND:
+    case PLAN_UNIT_SECOND_MICROSECOND:
         sizes[nf++] = sec, sizes[nf++] = 1;
         break;
-    case TK_MINUTE_MICROSECOND:
+    case PLAN_UNIT_MINUTE_MICROSECOND:
         sizes[nf++] = min, sizes[nf++] = sec, sizes[nf++] = 1;
         break;
-    case TK_MINUTE_SECOND:
+    case PLAN_UNIT_MINUTE_SECOND:
         sizes[nf++] = min, sizes[nf++] = sec;
         break;
-    case TK_HOUR_MICROSECOND:
+    case PLAN_UNIT_HOUR_MICROSECOND:
         sizes[nf++] = hour, sizes[nf++] = min, sizes[nf++] = sec, sizes[nf++] = 1;
         break;
-    case TK_HOUR_SECOND:
+    case PLAN_UNIT_HOUR_SECOND:
         sizes[nf++] = hour, sizes[nf++] = min, sizes[nf++] = sec;
         break;
-    case TK_HOUR_MINUTE:
+    case PLAN_UNIT_HOUR_MINUTE:
         sizes[nf++] = hour, sizes[nf++] = min;
         break;
-    case TK_DAY_MICROSECOND:
+    case PLAN_UNIT_DAY_MICROSECOND:
         sizes[nf++] = US_PER_DAY, sizes[nf++] = hour, sizes[nf++] = min, sizes[nf++] = sec,
         sizes[nf++] = 1;
         break;
-    case TK_DAY_SECOND:
+    case PLAN_UNIT_DAY_SECOND:
         sizes[nf++] = US_PER_DAY, sizes[nf++] = hour, sizes[nf++] = min, sizes[nf++] = sec;
         break;
-    case TK_DAY_MINUTE:
+    case PLAN_UNIT_DAY_MINUTE:
         sizes[nf++] = US_PER_DAY, sizes[nf++] = hour, sizes[nf++] = min;
         break;
-    case TK_DAY_HOUR:
+    case PLAN_UNIT_DAY_HOUR:
         sizes[nf++] = US_PER_DAY, sizes[nf++] = hour;
         break;
     default: /* YEAR_MONTH */
@@ -1117,22 +1116,22 @@ plan__ty_date_add(plan_ectx *cx, plan_expr *e, db_error *err)
         iv = e->args[1];
     }
     if (iv->fn && strcmp(iv->name, PLAN_INTERVAL_FN) == 0) {
-        e->slot = iv->src ? iv->src->op : TK_DAY;
+        e->slot = iv->src ? iv->src->op : PLAN_UNIT_DAY;
     } else if (strcmp(e->name, "adddate") == 0 || strcmp(e->name, "subdate") == 0) {
-        e->slot = TK_DAY;
+        e->slot = PLAN_UNIT_DAY;
     } else {
         return parse_error_at(cx, iv->src, err); /* DATE_ADD(d, 1): MySQL's 1064 */
     }
     const plan_expr *d = e->args[di];
     bool has_time = unit_has_time(e->slot);
     int fsp = d->vk == PV_DATETIME ? d->t.scale : 0;
-    if (e->slot == TK_MICROSECOND || e->slot == TK_SECOND_MICROSECOND ||
-        e->slot == TK_MINUTE_MICROSECOND || e->slot == TK_HOUR_MICROSECOND ||
-        e->slot == TK_DAY_MICROSECOND) {
+    if (e->slot == PLAN_UNIT_MICROSECOND || e->slot == PLAN_UNIT_SECOND_MICROSECOND ||
+        e->slot == PLAN_UNIT_MINUTE_MICROSECOND || e->slot == PLAN_UNIT_HOUR_MICROSECOND ||
+        e->slot == PLAN_UNIT_DAY_MICROSECOND) {
         fsp = 6;
     }
     const plan_expr *amount = iv->fn && strcmp(iv->name, PLAN_INTERVAL_FN) == 0 ? iv->args[0] : iv;
-    if (e->slot == TK_SECOND && (amount->vk == PV_DECIMAL || amount->vk == PV_DOUBLE)) {
+    if (e->slot == PLAN_UNIT_SECOND && (amount->vk == PV_DECIMAL || amount->vk == PV_DOUBLE)) {
         fsp = amount->vk == PV_DECIMAL && amount->t.scale < 6 && amount->t.scale > fsp
                       ? amount->t.scale
                       : (amount->vk == PV_DOUBLE ? 6 : fsp);
@@ -1223,21 +1222,21 @@ unit_diff(int unit, int64_t a, int64_t b)
 {
     int64_t d = b - a;
     switch (unit) {
-    case TK_MONTH:
+    case PLAN_UNIT_MONTH:
         return months_between(a, b);
-    case TK_QUARTER:
+    case PLAN_UNIT_QUARTER:
         return months_between(a, b) / 3;
-    case TK_YEAR:
+    case PLAN_UNIT_YEAR:
         return months_between(a, b) / 12;
-    case TK_WEEK:
+    case PLAN_UNIT_WEEK:
         return d / (7 * US_PER_DAY);
-    case TK_DAY:
+    case PLAN_UNIT_DAY:
         return d / US_PER_DAY;
-    case TK_HOUR:
+    case PLAN_UNIT_HOUR:
         return d / (3600 * US_PER_SEC);
-    case TK_MINUTE:
+    case PLAN_UNIT_MINUTE:
         return d / (60 * US_PER_SEC);
-    case TK_SECOND:
+    case PLAN_UNIT_SECOND:
         return d / US_PER_SEC;
     default:
         return d;
@@ -1274,17 +1273,18 @@ plan__ty_timestampdiff(plan_ectx *cx, plan_expr *e, db_error *err)
 
 /* ---- Doris: YEARS_ADD ... SECONDS_SUB, YEARS_DIFF ... SECONDS_DIFF, DATE_TRUNC ---- */
 
-/* The unit of a Doris function name `<units>_<rest>` (years_add, days_diff, ...): its TK_*
- * code, and *rest points after the underscore; 0 for another name. */
+/* The unit of a Doris function name `<units>_<rest>` (years_add, days_diff, ...): its plan_unit,
+ * and *rest points after the underscore; PLAN_UNIT_NONE for another name. */
 static int
 doris_unit(const char *name, const char **rest)
 {
     static const struct {
         const char *word;
         int unit;
-    } units[] = {{"years_", TK_YEAR},    {"months_", TK_MONTH}, {"weeks_", TK_WEEK},
-                 {"days_", TK_DAY},      {"hours_", TK_HOUR},   {"minutes_", TK_MINUTE},
-                 {"seconds_", TK_SECOND}};
+    } units[] = {{"years_", PLAN_UNIT_YEAR},    {"months_", PLAN_UNIT_MONTH},
+                 {"weeks_", PLAN_UNIT_WEEK},    {"days_", PLAN_UNIT_DAY},
+                 {"hours_", PLAN_UNIT_HOUR},    {"minutes_", PLAN_UNIT_MINUTE},
+                 {"seconds_", PLAN_UNIT_SECOND}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         size_t n = strlen(units[i].word);
         if (strncmp(name, units[i].word, n) == 0) {
@@ -1394,9 +1394,10 @@ trunc_unit(const char *s, size_t len)
     static const struct {
         const char *word;
         int unit;
-    } units[] = {{"year", TK_YEAR},     {"quarter", TK_QUARTER}, {"month", TK_MONTH},
-                 {"week", TK_WEEK},     {"day", TK_DAY},         {"hour", TK_HOUR},
-                 {"minute", TK_MINUTE}, {"second", TK_SECOND}};
+    } units[] = {{"year", PLAN_UNIT_YEAR},     {"quarter", PLAN_UNIT_QUARTER},
+                 {"month", PLAN_UNIT_MONTH},   {"week", PLAN_UNIT_WEEK},
+                 {"day", PLAN_UNIT_DAY},       {"hour", PLAN_UNIT_HOUR},
+                 {"minute", PLAN_UNIT_MINUTE}, {"second", PLAN_UNIT_SECOND}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         if (str_ieq(s, len, units[i].word, strlen(units[i].word))) {
             return units[i].unit;
@@ -1413,21 +1414,21 @@ trunc_to(int unit, int64_t us)
     split_us(us, &t);
     int64_t day = t.days * US_PER_DAY;
     switch (unit) {
-    case TK_SECOND:
+    case PLAN_UNIT_SECOND:
         return us - t.us;
-    case TK_MINUTE:
+    case PLAN_UNIT_MINUTE:
         return day + ((int64_t)t.h * 3600 + t.mi * 60) * US_PER_SEC;
-    case TK_HOUR:
+    case PLAN_UNIT_HOUR:
         return day + (int64_t)t.h * 3600 * US_PER_SEC;
-    case TK_DAY:
+    case PLAN_UNIT_DAY:
         return day;
-    case TK_WEEK: /* 1970-01-01 was a Thursday: Monday-based weekday 3 */
+    case PLAN_UNIT_WEEK: /* 1970-01-01 was a Thursday: Monday-based weekday 3 */
         return (t.days - (((t.days + 3) % 7 + 7) % 7)) * US_PER_DAY;
-    case TK_MONTH:
+    case PLAN_UNIT_MONTH:
         return plan__days_from_civil(t.y, t.mo, 1) * US_PER_DAY;
-    case TK_QUARTER:
+    case PLAN_UNIT_QUARTER:
         return plan__days_from_civil(t.y, (t.mo - 1) / 3 * 3 + 1, 1) * US_PER_DAY;
-    default: /* TK_YEAR */
+    default: /* PLAN_UNIT_YEAR */
         return plan__days_from_civil(t.y, 1, 1) * US_PER_DAY;
     }
 }

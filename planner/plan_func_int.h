@@ -11,7 +11,7 @@
 
 #include <roaring/roaring.h>
 
-/* Name of the internal node `INTERVAL expr unit` (op = the unit's TK_* code); only the
+/* Name of the internal node `INTERVAL expr unit` (op = its plan_unit); only the
  * grammar builds it, as the second argument of DATE_ADD & co. */
 #define PLAN_INTERVAL_FN "%interval"
 
@@ -59,7 +59,7 @@ plan__nullable_args(const plan_expr *e)
 
 /* plan_func_date.c */
 int plan__ty_date_part(plan_ectx *cx, plan_expr *e, db_error *err);
-/* EXTRACT(unit FROM x): the unit is the call's AST op (a TK_ interval unit token). */
+/* EXTRACT(unit FROM x): the unit is the call's AST op (a plan_unit). */
 int plan__ty_extract(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_date_format(plan_ectx *cx, plan_expr *e, db_error *err);
 int plan__ty_date_add(plan_ectx *cx, plan_expr *e, db_error *err);

@@ -54,6 +54,70 @@ char *plan__ident_decode(arena *a, const plan_token *t);
  * AST (plan_ast.c): what the grammar builds. All nodes live in the statement arena.
  * ====================================================================================== */
 
+/* Operators of PA_UNARY / PA_BINARY / PA_IS / PA_SUBQUERY nodes and of the typed expressions made
+ * from them (plan_ast.op, plan_ast.cmp, plan_expr.op). Planner-owned, so the analyzer and the
+ * evaluators do not depend on the grammar's TK_* codes: the grammar actions (parse.y) name them. */
+typedef enum plan_xop {
+    XOP_NONE = 0,
+    XOP_PLUS,   /* binary +, unary + */
+    XOP_MINUS,  /* binary -, unary - */
+    XOP_MUL,    /* * */
+    XOP_DIV,    /* / */
+    XOP_INTDIV, /* DIV */
+    XOP_MOD,    /* MOD, % */
+    XOP_BITAND,
+    XOP_BITOR,
+    XOP_BITXOR,
+    XOP_LSHIFT,
+    XOP_RSHIFT,
+    XOP_BITNOT, /* unary ~ */
+    XOP_NOT,    /* unary NOT, ! */
+    XOP_EQ,
+    XOP_NSEQ, /* <=> */
+    XOP_NE,
+    XOP_LT,
+    XOP_LE,
+    XOP_GT,
+    XOP_GE,
+    XOP_AND, /* AND, && */
+    XOP_OR,  /* OR, || without PIPES_AS_CONCAT */
+    XOP_XOR,
+    XOP_CONCAT,   /* || under PIPES_AS_CONCAT */
+    XOP_IS_NULL,  /* PA_IS: IS [NOT] NULL, IS [NOT] UNKNOWN */
+    XOP_IS_TRUE,  /* PA_IS: IS [NOT] TRUE */
+    XOP_IS_FALSE, /* PA_IS: IS [NOT] FALSE */
+} plan_xop;
+
+/* Units of INTERVAL / EXTRACT / TIMESTAMPADD / TIMESTAMPDIFF (the op of a %interval or extract
+ * node) and of the Doris <unit>s_add/_diff functions. plan__unit_of_token (plan_ast.c) is the one
+ * translation from the grammar's unit tokens. */
+typedef enum plan_unit {
+    PLAN_UNIT_NONE = 0,
+    PLAN_UNIT_MICROSECOND,
+    PLAN_UNIT_SECOND,
+    PLAN_UNIT_MINUTE,
+    PLAN_UNIT_HOUR,
+    PLAN_UNIT_DAY,
+    PLAN_UNIT_WEEK,
+    PLAN_UNIT_MONTH,
+    PLAN_UNIT_QUARTER,
+    PLAN_UNIT_YEAR,
+    PLAN_UNIT_SECOND_MICROSECOND,
+    PLAN_UNIT_MINUTE_MICROSECOND,
+    PLAN_UNIT_MINUTE_SECOND,
+    PLAN_UNIT_HOUR_MICROSECOND,
+    PLAN_UNIT_HOUR_SECOND,
+    PLAN_UNIT_HOUR_MINUTE,
+    PLAN_UNIT_DAY_MICROSECOND,
+    PLAN_UNIT_DAY_SECOND,
+    PLAN_UNIT_DAY_MINUTE,
+    PLAN_UNIT_DAY_HOUR,
+    PLAN_UNIT_YEAR_MONTH,
+} plan_unit;
+
+/* The plan_unit of an interval unit token (TK_YEAR ...); PLAN_UNIT_NONE for any other token. */
+plan_unit plan__unit_of_token(int type);
+
 typedef enum plan_ast_kind {
     PA_INT,     /* integer literal: text */
     PA_DECIMAL, /* exact literal with a point: text */
@@ -67,9 +131,9 @@ typedef enum plan_ast_kind {
     PA_SYSVAR,        /* name; op = PLAN_SCOPE_* as written */
     PA_USERVAR,       /* name */
     PA_ASSIGN,        /* @name := args[0] */
-    PA_UNARY,         /* op: TK_MINUS, TK_PLUS, TK_BITNOT, TK_NOT, TK_BANG */
-    PA_BINARY,        /* op: arithmetic, comparison, logic or bit token */
-    PA_IS,            /* args[0] IS [NOT] op (TK_NULL, TK_TRUE, TK_FALSE, TK_UNKNOWN) */
+    PA_UNARY,         /* op: XOP_MINUS, XOP_PLUS, XOP_BITNOT, XOP_NOT */
+    PA_BINARY,        /* op: arithmetic, comparison, logic or bit plan_xop */
+    PA_IS,            /* args[0] IS [NOT] op (XOP_IS_NULL/TRUE/FALSE) */
     PA_BETWEEN,       /* args[0] [NOT] BETWEEN args[1] AND args[2] */
     PA_IN,            /* args[0] [NOT] IN (args[1..]) */
     PA_LIKE,          /* args[0] [NOT] LIKE args[1] [ESCAPE args[2]] */
@@ -189,7 +253,7 @@ struct plan_ast {
     size_t sep_len;
     struct plan_stmt *sub; /* PA_SUBQUERY: the nested SELECT */
     plan_window_spec *win; /* PA_WINDOW: the window */
-    int cmp;               /* PA_SUBQUERY ANY / ALL: comparison token (TK_EQ, TK_LT, ...) */
+    int cmp;               /* PA_SUBQUERY ANY / ALL: comparison plan_xop (XOP_EQ, ...) */
 };
 
 typedef struct plan_ast_list {
@@ -884,7 +948,7 @@ struct plan_expr {
     plan_eval_fn eval;
     plan_xtype t;      /* result type (metadata) */
     plan_vkind vk;     /* kind of the value eval produces (or PV_NULL always) */
-    int op;            /* operator token, function sub-kind, ... */
+    int op;            /* plan_xop, plan_unit, function sub-kind, ... */
     plan_cmp_mode cmp; /* comparisons, IN, BETWEEN, CASE operand, GREATEST/LEAST */
     bool negated;
     bool has_operand, has_else;

@@ -10,7 +10,6 @@
 
 #include <strings.h>
 
-#include "planner/parse.h"
 
 #include <math.h>
 #include <roaring/roaring.h>
@@ -905,7 +904,7 @@ collect(prune_state *p, const plan_ast *x)
     if (x == NULL) {
         return;
     }
-    if (x->kind == PA_BINARY && (x->op == TK_AND || x->op == TK_ANDAND)) {
+    if (x->kind == PA_BINARY && x->op == XOP_AND) {
         collect(p, x->args[0]);
         collect(p, x->args[1]);
         return;
@@ -921,7 +920,7 @@ collect(prune_state *p, const plan_ast *x)
         }
         return;
     }
-    if (x->kind == PA_IS && x->op == TK_NULL && !x->negated) {
+    if (x->kind == PA_IS && x->op == XOP_IS_NULL && !x->negated) {
         int c = ref_column(p->tbl, p->qual, x->args[0]);
         if (c >= 0) {
             p->is_null[c] = true; /* only partitions that can hold NULL stay */
@@ -938,17 +937,17 @@ collect(prune_state *p, const plan_ast *x)
         col = x->args[1];
         val = x->args[0];
         c = ref_column(p->tbl, p->qual, col);
-        op = op == TK_LT   ? TK_GT
-             : op == TK_GT ? TK_LT
-             : op == TK_LE ? TK_GE
-             : op == TK_GE ? TK_LE
-                           : op;
+        op = op == XOP_LT   ? XOP_GT
+             : op == XOP_GT ? XOP_LT
+             : op == XOP_LE ? XOP_GE
+             : op == XOP_GE ? XOP_LE
+                            : op;
     }
     if (c < 0 || p->tbl->cols[c].kind == STOR_VEC_BYTES) {
         return;
     }
-    bool lo = op == TK_EQ || op == TK_GT || op == TK_GE;
-    bool hi = op == TK_EQ || op == TK_LT || op == TK_LE;
+    bool lo = op == XOP_EQ || op == XOP_GT || op == XOP_GE;
+    bool hi = op == XOP_EQ || op == XOP_LT || op == XOP_LE;
     plan_scell v;
     if ((lo || hi) && const_cell(p->cx, p->tbl, (uint32_t)c, val, &v)) {
         /* Inclusive bounds: a strict comparison only widens the range (pruning stays safe). */

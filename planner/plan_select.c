@@ -16,7 +16,6 @@
 #include <strings.h>
 
 #include "common/strutil.h"
-#include "planner/parse.h"
 #include "storage/storage.h"
 
 /* The bind node of a hidden column while hidden columns are not shown: no expression names it
@@ -1823,7 +1822,7 @@ check_ambig(plan_ectx *cx, const from_table *ft, const plan_stmt *st, const plan
 void
 plan__conjuncts(plan_ectx *cx, const plan_ast *x, const plan_ast ***out, uint32_t *n, uint32_t *cap)
 {
-    if (x->kind == PA_BINARY && (x->op == TK_AND || x->op == TK_ANDAND)) {
+    if (x->kind == PA_BINARY && x->op == XOP_AND) {
         plan__conjuncts(cx, x->args[0], out, n, cap);
         plan__conjuncts(cx, x->args[1], out, n, cap);
         return;
@@ -1849,7 +1848,7 @@ plan__and_of(plan_ectx *cx, const plan_ast *const *xs, uint32_t n)
     for (uint32_t i = 1; i < n; i++) {
         plan_ast *a = arena_calloc(cx->a, 1, sizeof *a);
         a->kind = PA_BINARY;
-        a->op = TK_AND;
+        a->op = XOP_AND;
         a->nargs = 2;
         a->args = arena_alloc(cx->a, 2 * sizeof(plan_ast *));
         a->args[0] = acc;
@@ -1932,7 +1931,7 @@ and_expr(plan_ectx *cx, plan_expr *a, plan_expr *b, plan_expr **out, db_error *e
     }
     plan_ast *pa = new_node(cx, PA_COLUMN, ""), *pb = new_node(cx, PA_COLUMN, "");
     plan_ast *an = new_node(cx, PA_BINARY, NULL);
-    an->op = TK_AND;
+    an->op = XOP_AND;
     an->nargs = 2;
     an->args = arena_alloc(cx->a, 2 * sizeof(plan_ast *));
     an->args[0] = pa;
@@ -2036,7 +2035,7 @@ join_one(plan_ectx *cx, const plan_stmt *st, from_table *l, plan_op **lop, const
         }
         plan_ast *na = new_node(cx, PA_COLUMN, ""), *nb = new_node(cx, PA_COLUMN, "");
         plan_ast *eq = new_node(cx, PA_BINARY, NULL);
-        eq->op = TK_EQ;
+        eq->op = XOP_EQ;
         eq->nargs = 2;
         eq->args = arena_alloc(cx->a, 2 * sizeof(plan_ast *));
         eq->args[0] = na;
@@ -2057,7 +2056,7 @@ join_one(plan_ectx *cx, const plan_stmt *st, from_table *l, plan_op **lop, const
         plan__conjuncts(cx, ref->on, &cs, &nc, &capc);
         for (uint32_t i = 0; i < nc; i++) {
             const plan_ast *x = cs[i];
-            if (x->kind == PA_BINARY && x->op == TK_EQ) {
+            if (x->kind == PA_BINARY && x->op == XOP_EQ) {
                 int a = ast_sides(&j, nl, x->args[0]), b = ast_sides(&j, nl, x->args[1]);
                 if ((a == SIDE_L && b == SIDE_R) || (a == SIDE_R && b == SIDE_L)) {
                     const plan_ast *lx = a == SIDE_L ? x->args[0] : x->args[1];
@@ -2324,7 +2323,7 @@ join_reorder(plan_ectx *cx, const plan_stmt *st, from_table *fts, plan_op **ops,
             bool conn = false;
             for (uint32_t c = 0; c < nc && k > 0 && !conn; c++) {
                 conn = (mask[c] & bit) && (mask[c] & joined) && !(mask[c] & ~(joined | bit)) &&
-                       cs[c]->kind == PA_BINARY && cs[c]->op == TK_EQ;
+                       cs[c]->kind == PA_BINARY && cs[c]->op == XOP_EQ;
             }
             if (best < 0 || (conn && !best_conn) ||
                 (conn == best_conn && fts[t].est < fts[best].est)) {

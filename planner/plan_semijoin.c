@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "common/mem.h"
-#include "planner/parse.h"
 
 typedef enum sj_kind {
     SJ_SEMI,    /* EXISTS, IN: the outer row passes when some inner row matches every key */
@@ -134,7 +133,7 @@ decorrelate(plan_ectx *cx, const plan_ast *c, const plan_bind_col *cols, size_t 
 {
     bool negate = false;
     const plan_ast *x = c;
-    while (x->kind == PA_UNARY && (x->op == TK_NOT || x->op == TK_BANG)) {
+    while (x->kind == PA_UNARY && x->op == XOP_NOT) {
         negate = !negate;
         x = x->args[0];
     }
@@ -179,7 +178,7 @@ decorrelate(plan_ectx *cx, const plan_ast *c, const plan_bind_col *cols, size_t 
     for (uint32_t i = 0; i < nc; i++) {
         const plan_ast *w = cs[i];
         const plan_ast *in_side = NULL, *out_side = NULL;
-        if (w->kind == PA_BINARY && w->op == TK_EQ && w->nargs == 2 &&
+        if (w->kind == PA_BINARY && w->op == XOP_EQ && w->nargs == 2 &&
             w->args[0]->kind == PA_COLUMN && w->args[1]->kind == PA_COLUMN) {
             int li = probe_inner(cx, sub, w->args[0]);
             int ri = probe_inner(cx, sub, w->args[1]);

@@ -18,7 +18,6 @@
 #include <strings.h>
 
 #include "common/mem.h"
-#include "planner/parse.h"
 
 /* One cached result of the inner query (for one capture tuple). */
 typedef struct sq_entry {
@@ -564,17 +563,17 @@ sq_quantified(plan_ectx *cx, plan_subq *sq, int op, bool any, const sq_entry *r,
     const plan_value *mn = &r->vals[r->imin], *mx = &r->vals[r->imax];
     int cmin = plan__compare(cx, mode, x, mn), cmax = plan__compare(cx, mode, x, mx);
     switch (op) {
-    case TK_EQ:
+    case XOP_EQ:
         return any ? sq_contains(cx, sq, r, x) : cmin == 0 && cmax == 0;
-    case TK_NE:
+    case XOP_NE:
         return any ? !(cmin == 0 && cmax == 0) : !sq_contains(cx, sq, r, x);
-    case TK_LT:
+    case XOP_LT:
         return any ? cmax < 0 : cmin < 0;
-    case TK_LE:
+    case XOP_LE:
         return any ? cmax <= 0 : cmin <= 0;
-    case TK_GT:
+    case XOP_GT:
         return any ? cmin > 0 : cmax > 0;
-    default: /* TK_GE */
+    default: /* XOP_GE */
         return any ? cmin >= 0 : cmax >= 0;
     }
 }
@@ -595,7 +594,7 @@ eval_quantified(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *er
         return DB_ERR;
     }
     bool all = sq->kind == PLAN_SUBQ_ALL;
-    int op = sq->kind == PLAN_SUBQ_IN ? TK_EQ : sq->cmp;
+    int op = sq->kind == PLAN_SUBQ_IN ? XOP_EQ : sq->cmp;
     int truth; /* 1, 0, -1 = NULL; before NOT */
     if (r->nrows == 0) {
         truth = all ? 1 : 0;
@@ -692,7 +691,7 @@ eval_rowcmp(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         for (uint32_t i = 0; i < sq->width; i++) {
             all_null &= x[i].kind == PV_NULL;
         }
-        *out = op == TK_NSEQ ? plan__v_int(all_null) : plan__v_null();
+        *out = op == XOP_NSEQ ? plan__v_int(all_null) : plan__v_null();
         return DB_OK;
     }
     bool was_null = false;
@@ -700,11 +699,11 @@ eval_rowcmp(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     for (uint32_t i = 0; i < sq->width && c == 0; i++) {
         bool xn = x[i].kind == PV_NULL, tn = r->row[i].kind == PV_NULL;
         if (xn || tn) {
-            if (op == TK_NSEQ) {
+            if (op == XOP_NSEQ) {
                 c = xn && tn ? 0 : 1;
                 continue;
             }
-            if (op != TK_EQ && op != TK_NE) {
+            if (op != XOP_EQ && op != XOP_NE) {
                 *out = plan__v_null();
                 return DB_OK;
             }
@@ -719,20 +718,20 @@ eval_rowcmp(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
     }
     bool v;
     switch (op) {
-    case TK_EQ:
-    case TK_NSEQ:
+    case XOP_EQ:
+    case XOP_NSEQ:
         v = c == 0;
         break;
-    case TK_NE:
+    case XOP_NE:
         v = c != 0;
         break;
-    case TK_LT:
+    case XOP_LT:
         v = c < 0;
         break;
-    case TK_LE:
+    case XOP_LE:
         v = c <= 0;
         break;
-    case TK_GT:
+    case XOP_GT:
         v = c > 0;
         break;
     default:
@@ -761,7 +760,7 @@ analyze_row(plan_subq *sq, plan_expr *e, plan_expr **exprs)
     sq->mode = sq->modes[0];
     sq->col = exprs[0];
     arena_on_reset(sq->a, free_fold, sq);
-    plan__type_bigint(&e->t, 1, sq->kind != PLAN_SUBQ_ROWCMP || sq->cmp != TK_NSEQ);
+    plan__type_bigint(&e->t, 1, sq->kind != PLAN_SUBQ_ROWCMP || sq->cmp != XOP_NSEQ);
     e->vk = PV_INT;
     e->eval = sq->kind == PLAN_SUBQ_ROWCMP ? eval_rowcmp : eval_row_in;
     return DB_OK;
@@ -902,7 +901,7 @@ plan_ast_rowcmp(plan_parse *pp, int op, plan_ast *l, plan_ast *r)
     plan_ast *row = is_row(l) ? l : r, *sub = is_row(l) ? r : l;
     if (sub->kind == PA_SUBQUERY && sub->op == PLAN_SUBQ_SCALAR && sub->sub) {
         static const int flip[][2] = {
-                {TK_LT, TK_GT}, {TK_LE, TK_GE}, {TK_GT, TK_LT}, {TK_GE, TK_LE}};
+                {XOP_LT, XOP_GT}, {XOP_LE, XOP_GE}, {XOP_GT, XOP_LT}, {XOP_GE, XOP_LE}};
         int o = op;
         for (size_t i = 0; sub == l && i < sizeof flip / sizeof flip[0]; i++) {
             if (flip[i][0] == op) {
@@ -923,22 +922,22 @@ plan_ast_rowcmp(plan_parse *pp, int op, plan_ast *l, plan_ast *r)
         return row_error(pp, n, off, end);
     }
     plan_ast *acc;
-    if (op == TK_EQ || op == TK_NSEQ || op == TK_NE) {
+    if (op == XOP_EQ || op == XOP_NSEQ || op == XOP_NE) {
         /* = and <=>: every pair; <>: some pair (NOT of the AND, in three-valued logic) */
         acc = plan_ast_rowcmp(pp, op, l->args[0], r->args[0]);
         for (uint32_t i = 1; i < n; i++) {
-            acc = logic(pp, op == TK_NE ? TK_OR : TK_AND, acc,
+            acc = logic(pp, op == XOP_NE ? XOP_OR : XOP_AND, acc,
                         plan_ast_rowcmp(pp, op, l->args[i], r->args[i]));
         }
     } else {
         /* Lexicographic: l0 < r0 OR (l0 = r0 AND (rest)); the last pair uses op itself. A NULL
          * before the first difference gives NULL, as MySQL's row comparison. */
-        int strict = op == TK_LT || op == TK_LE ? TK_LT : TK_GT;
+        int strict = op == XOP_LT || op == XOP_LE ? XOP_LT : XOP_GT;
         acc = plan_ast_rowcmp(pp, op, l->args[n - 1], r->args[n - 1]);
         for (uint32_t i = n - 1; i-- > 0;) {
-            plan_ast *eq = plan_ast_rowcmp(pp, TK_EQ, l->args[i], r->args[i]);
-            acc = logic(pp, TK_OR, plan_ast_rowcmp(pp, strict, l->args[i], r->args[i]),
-                        logic(pp, TK_AND, eq, acc));
+            plan_ast *eq = plan_ast_rowcmp(pp, XOP_EQ, l->args[i], r->args[i]);
+            acc = logic(pp, XOP_OR, plan_ast_rowcmp(pp, strict, l->args[i], r->args[i]),
+                        logic(pp, XOP_AND, eq, acc));
         }
     }
     acc->off = off;
@@ -958,16 +957,16 @@ plan_ast_rowin(plan_parse *pp, plan_ast *x, bool negated, plan_ast_list *list, c
     }
     plan_ast *acc = NULL;
     for (uint32_t i = 0; i < list->n; i++) {
-        plan_ast *eq = plan_ast_rowcmp(pp, TK_EQ, x, list->items[i]);
+        plan_ast *eq = plan_ast_rowcmp(pp, XOP_EQ, x, list->items[i]);
         if (eq->kind == PA_SUBQUERY && eq->op == PLAN_SUBQ_ROW) {
             acc = eq; /* 1241 */
             break;
         }
-        acc = acc ? logic(pp, TK_OR, acc, eq) : eq;
+        acc = acc ? logic(pp, XOP_OR, acc, eq) : eq;
     }
     if (negated && !(acc->kind == PA_SUBQUERY && acc->op == PLAN_SUBQ_ROW)) {
         plan_ast *n = plan_ast_new(pp, PA_UNARY, NULL, NULL);
-        n->op = TK_NOT;
+        n->op = XOP_NOT;
         n->nargs = 1;
         n->args = arena_alloc(pp->a, sizeof *n->args);
         n->args[0] = acc;

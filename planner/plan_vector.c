@@ -9,7 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "planner/parse.h"
 
 /* Truth values per row: -1 NULL, 0 FALSE, 1 TRUE. */
 typedef struct vctx {
@@ -315,32 +314,32 @@ vcmp(vctx *v, plan_cmp_mode mode, const plan_vres *l, const plan_vres *r, const 
     do {                                                         \
         const T *x_ = (X), *y_ = (Y);                            \
         switch (e->op) {                                         \
-        case TK_EQ:                                              \
-        case TK_NSEQ:                                            \
+        case XOP_EQ:                                             \
+        case XOP_NSEQ:                                           \
             for (uint32_t k = 0; k < n; k++) {                   \
                 uint32_t row = sel[k];                           \
                 t[row] = (int8_t)(x_[row & lm] == y_[row & rm]); \
             }                                                    \
             break;                                               \
-        case TK_NE:                                              \
+        case XOP_NE:                                             \
             for (uint32_t k = 0; k < n; k++) {                   \
                 uint32_t row = sel[k];                           \
                 t[row] = (int8_t)(x_[row & lm] != y_[row & rm]); \
             }                                                    \
             break;                                               \
-        case TK_LT:                                              \
+        case XOP_LT:                                             \
             for (uint32_t k = 0; k < n; k++) {                   \
                 uint32_t row = sel[k];                           \
                 t[row] = (int8_t)(x_[row & lm] < y_[row & rm]);  \
             }                                                    \
             break;                                               \
-        case TK_LE:                                              \
+        case XOP_LE:                                             \
             for (uint32_t k = 0; k < n; k++) {                   \
                 uint32_t row = sel[k];                           \
                 t[row] = (int8_t)(x_[row & lm] <= y_[row & rm]); \
             }                                                    \
             break;                                               \
-        case TK_GT:                                              \
+        case XOP_GT:                                             \
             for (uint32_t k = 0; k < n; k++) {                   \
                 uint32_t row = sel[k];                           \
                 t[row] = (int8_t)(x_[row & lm] > y_[row & rm]);  \
@@ -402,9 +401,9 @@ vtruth(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, int8_t *t)
         if (l.t.kind == PV_NULL || r.t.kind == PV_NULL) {
             for (uint32_t k = 0; k < n; k++) {
                 uint32_t row = sel[k];
-                t[row] = e->op == TK_NSEQ ? (int8_t)(plan__vres_is_null(&l, row) &&
-                                                     plan__vres_is_null(&r, row))
-                                          : -1;
+                t[row] = e->op == XOP_NSEQ ? (int8_t)(plan__vres_is_null(&l, row) &&
+                                                      plan__vres_is_null(&r, row))
+                                           : -1;
             }
             return true;
         }
@@ -421,20 +420,20 @@ vtruth(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, int8_t *t)
         for (int x = -1; x <= 1; x++) {
             bool res;
             switch (e->op) {
-            case TK_EQ:
-            case TK_NSEQ:
+            case XOP_EQ:
+            case XOP_NSEQ:
                 res = x == 0;
                 break;
-            case TK_NE:
+            case XOP_NE:
                 res = x != 0;
                 break;
-            case TK_LT:
+            case XOP_LT:
                 res = x < 0;
                 break;
-            case TK_LE:
+            case XOP_LE:
                 res = x <= 0;
                 break;
-            case TK_GT:
+            case XOP_GT:
                 res = x > 0;
                 break;
             default:
@@ -453,7 +452,7 @@ vtruth(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, int8_t *t)
                 uint32_t row = sel[k];
                 bool ln = plan__vres_is_null(&l, row), rn = plan__vres_is_null(&r, row);
                 if (ln || rn) {
-                    t[row] = e->op == TK_NSEQ ? (int8_t)(ln && rn) : -1;
+                    t[row] = e->op == XOP_NSEQ ? (int8_t)(ln && rn) : -1;
                 }
             }
         }
@@ -555,7 +554,7 @@ vtruth(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, int8_t *t)
             return false;
         }
         int8_t *t2 = new_truth(v);
-        if (e->op == TK_XOR) {
+        if (e->op == XOP_XOR) {
             if (!vtruth(v, e->args[1], sel, n, t2)) {
                 return false;
             }
@@ -567,7 +566,7 @@ vtruth(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, int8_t *t)
             return true;
         }
         /* AND / OR short-circuit: the right side sees only the undecided rows. */
-        bool is_and = e->op == TK_AND;
+        bool is_and = e->op == XOP_AND;
         uint32_t *sel2 = arena_alloc(v->a, (n ? n : 1) * sizeof *sel2);
         uint32_t n2 = 0;
         for (uint32_t k = 0; k < n; k++) {
@@ -608,7 +607,7 @@ vtruth(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, int8_t *t)
         for (uint32_t k = 0; k < n; k++) {
             uint32_t row = sel[k];
             int x = t[row];
-            bool res = e->op == TK_NULL ? x < 0 : (e->op == TK_TRUE ? x == 1 : x == 0);
+            bool res = e->op == XOP_IS_NULL ? x < 0 : (e->op == XOP_IS_TRUE ? x == 1 : x == 0);
             t[row] = (int8_t)(res != e->negated);
         }
         return true;
@@ -688,9 +687,9 @@ varith(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, plan_vres *
                     continue;
                 }
                 int64_t a = l.i[row & lm], b = r.i[row & rm], x;
-                bool ovf = op == TK_PLUS    ? __builtin_add_overflow(a, b, &x)
-                           : op == TK_MINUS ? __builtin_sub_overflow(a, b, &x)
-                                            : __builtin_mul_overflow(a, b, &x);
+                bool ovf = op == XOP_PLUS    ? __builtin_add_overflow(a, b, &x)
+                           : op == XOP_MINUS ? __builtin_sub_overflow(a, b, &x)
+                                             : __builtin_mul_overflow(a, b, &x);
                 if (ovf) {
                     return false;
                 }
@@ -707,12 +706,12 @@ varith(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, plan_vres *
             __int128 a = lu ? (__int128)(uint64_t)ai : (__int128)ai;
             __int128 b = ru ? (__int128)(uint64_t)bi : (__int128)bi;
             __int128 x;
-            if (op == TK_STAR) {
+            if (op == XOP_MUL) {
                 if (__builtin_mul_overflow(a, b, &x)) {
                     return false;
                 }
             } else {
-                x = op == TK_PLUS ? a + b : a - b;
+                x = op == XOP_PLUS ? a + b : a - b;
             }
             if (ou ? (x < 0 || x > (__int128)UINT64_MAX) : (x < INT64_MIN || x > INT64_MAX)) {
                 return false;
@@ -732,7 +731,7 @@ varith(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, plan_vres *
             sb = r.t.kind == PV_DECIMAL ? r.t.scale : 0;
         int sc = e->t.scale;
         /* operands at the scale the row path converts them to: sc for + -, their own for * */
-        int ta = op == TK_STAR ? sa : sc, tb = op == TK_STAR ? sb : sc;
+        int ta = op == XOP_MUL ? sa : sc, tb = op == XOP_MUL ? sb : sc;
         for (uint32_t k = 0; k < n; k++) {
             uint32_t row = sel[k];
             if (ROW_NULL(row)) {
@@ -757,13 +756,13 @@ varith(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, plan_vres *
                     return false;
                 }
             }
-            if (op == TK_STAR) {
+            if (op == XOP_MUL) {
                 if (__builtin_mul_overflow(a, b, &x) ||
                     (sa + sb != sc && !plan__dec_rescale(x, sa + sb, sc, &x))) {
                     return false;
                 }
             } else {
-                x = op == TK_PLUS ? a + b : a - b;
+                x = op == XOP_PLUS ? a + b : a - b;
             }
             if (x >= DEC_LIM || x <= -DEC_LIM) {
                 return false;
@@ -803,7 +802,7 @@ varith(vctx *v, const plan_expr *e, const uint32_t *sel, uint32_t n, plan_vres *
             }
             b = plan__v_to_double(&pv, NULL);
         }
-        double x = op == TK_PLUS ? a + b : (op == TK_MINUS ? a - b : a * b);
+        double x = op == XOP_PLUS ? a + b : (op == XOP_MINUS ? a - b : a * b);
         if (!isfinite(x)) {
             return false;
         }
@@ -960,7 +959,7 @@ plan__vec_eval(plan_ectx *cx, arena *a, const plan_expr *e, const plan_batch *b,
 static bool
 conjuncts(const plan_expr *e, const plan_expr **out, uint32_t *n, uint32_t cap)
 {
-    if (plan__expr_vop(e) == PLAN_VOP_LOGIC && e->op == TK_AND) {
+    if (plan__expr_vop(e) == PLAN_VOP_LOGIC && e->op == XOP_AND) {
         return conjuncts(e->args[0], out, n, cap) && conjuncts(e->args[1], out, n, cap);
     }
     if (*n == cap) {

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "planner/parse.h"
 
 typedef struct op_window {
     plan_op base;
@@ -861,7 +860,7 @@ range_bound_expr(plan_ectx *cx, const plan_ast *x, const plan_window_fn *f,
         n->has_parens = true;
     } else {
         n->kind = PA_BINARY;
-        n->op = sub ? TK_MINUS : TK_PLUS;
+        n->op = sub ? XOP_MINUS : XOP_PLUS;
     }
     return plan__analyze(cx, n, binds, nb, "window order by", out, err);
 }
