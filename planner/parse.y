@@ -1061,7 +1061,7 @@ expr(A) ::= expr(X) NOT REGEXP expr(P). [LIKE] { A = plan_ast_func(pp, NULL, "re
 expr(A) ::= expr(X) RLIKE expr(P). [LIKE] { A = plan_ast_func(pp, NULL, "regexp_like", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), NULL, true); A->off = X->off; A->end = P->end; }
 expr(A) ::= expr(X) NOT RLIKE expr(P). [LIKE] { A = plan_ast_func(pp, NULL, "regexp_like", plan_ast_list_add(pp, plan_ast_list_add(pp, NULL, X), P), NULL, true); A->off = X->off; A->end = P->end; A->negated = true; }
 
-/* INTERVAL expr unit: a "%interval" node (op = the unit's token), allowed as the last argument
+/* INTERVAL expr unit: a "%interval" node (op = the unit's plan_unit), allowed as the last argument
  * of a call (DATE_ADD(d, INTERVAL 1 DAY)) and beside + / - (d + INTERVAL 1 DAY, INTERVAL 1
  * DAY + d, d - INTERVAL 1 DAY), which become date_add / date_sub calls (plan_func_date.c). */
 %fallback ID MICROSECOND SECOND MINUTE HOUR DAY WEEK MONTH QUARTER YEAR SECOND_MICROSECOND

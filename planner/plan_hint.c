@@ -142,7 +142,7 @@ parse_value(hint_scan *h, hint_item *it, db_error *err)
     if (sign.type == TK_MINUS) {
         plan_ast *u = arena_calloc(a, 1, sizeof *u);
         u->kind = PA_UNARY;
-        u->op = TK_MINUS;
+        u->op = XOP_MINUS;
         u->args = arena_calloc(a, 1, sizeof *u->args);
         u->args[0] = x;
         u->nargs = 1;

@@ -148,7 +148,7 @@ typedef enum plan_ast_kind {
                          win->nfargs arguments, then win->npart PARTITION BY expressions, then
                          win->norder ORDER BY expressions (plan_window.c) */
     PA_SUBQUERY,      /* (SELECT ...) in an expression: op = PLAN_SUBQ_*, sub = its statement;
-                         IN / ANY / ALL: args[0] the left operand, cmp the operator token,
+                         IN / ANY / ALL: args[0] the left operand, cmp the operator (plan_xop),
                          negated for NOT IN (plan_subquery.c) */
 } plan_ast_kind;
 

@@ -40,7 +40,7 @@ typedef struct sq_entry {
 
 typedef struct plan_subq {
     int kind; /* PLAN_SUBQ_* */
-    int cmp;  /* ANY / ALL / ROWCMP: operator token */
+    int cmp;  /* ANY / ALL / ROWCMP: operator (plan_xop) */
     bool negated;
     plan_op *root;        /* inner tree (NULL when describing) */
     const plan_expr *col; /* the inner first select expression */
