@@ -237,6 +237,22 @@ static const struct {
         {"monthname", DP_MONTHNAME},
 };
 
+/* v as a DATE / DATETIME (other kinds cast as DATETIME(6); NULL when they are no date). */
+static int
+as_datetime(plan_ectx *cx, plan_value *v, db_error *err)
+{
+    if (v->kind == PV_DATE || v->kind == PV_DATETIME) {
+        return DB_OK;
+    }
+    plan_cast c = {PLAN_CAST_DATETIME, -1, 6, PLAN_TYPE_NULL, false};
+    plan_value dt;
+    if (plan__v_cast(cx, v, &c, &dt, err) != DB_OK) {
+        return DB_ERR;
+    }
+    *v = dt;
+    return DB_OK;
+}
+
 /* Evaluate x for a time part: a string that reads as a time (no '-' after its first byte, so
  * not a date) becomes a PV_TIME duration; other values are left as they are. */
 static int
@@ -277,16 +293,11 @@ ev_date_part(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
             *out = plan__v_int(r);
             return DB_OK;
         }
-        if (v.kind != PV_DATE && v.kind != PV_DATETIME) {
-            plan_cast c = {PLAN_CAST_DATETIME, -1, 6, PLAN_TYPE_NULL, false};
-            plan_value dt;
-            if (plan__v_cast(cx, &v, &c, &dt, err) != DB_OK) {
-                return DB_ERR;
-            }
-            if (dt.kind == PV_NULL) {
-                return DB_OK;
-            }
-            v = dt;
+        if (as_datetime(cx, &v, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (v.kind == PV_NULL) {
+            return DB_OK;
         }
     } else {
         if (arg_dt(cx, e, 0, &v, &is_null, err) != DB_OK) {
@@ -485,16 +496,11 @@ ev_extract(plan_ectx *cx, const plan_expr *e, plan_value *out, db_error *err)
         sec = a / US_PER_SEC % 60;
         frac = a % US_PER_SEC;
     } else {
-        if (v.kind != PV_DATE && v.kind != PV_DATETIME) {
-            plan_cast c = {PLAN_CAST_DATETIME, -1, 6, PLAN_TYPE_NULL, false};
-            plan_value dt;
-            if (plan__v_cast(cx, &v, &c, &dt, err) != DB_OK) {
-                return DB_ERR;
-            }
-            if (dt.kind == PV_NULL) {
-                return DB_OK;
-            }
-            v = dt;
+        if (as_datetime(cx, &v, err) != DB_OK) {
+            return DB_ERR;
+        }
+        if (v.kind == PV_NULL) {
+            return DB_OK;
         }
         dtm t;
         split_us(v.us, &t);

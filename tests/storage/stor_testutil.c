@@ -15,6 +15,7 @@
 #include "common/arena.h"
 #include "common/db_error.h"
 #include "common/mem.h"
+#include "stream/stream.h"
 
 char stu_tmpdir[256];
 char stu_logdir[300];
@@ -122,6 +123,9 @@ stu_env_open(stu_env *v, unsigned flags, size_t cache_bytes)
         v->bl = bl_log_new(path, v->eng, v->log, &e);
         cr_assert_not_null(v->bl, "%s", e.msg);
     }
+    if (flags & STU_ENV_STREAMS) {
+        v->st = strm_new(v->eng, v->log);
+    }
     cr_assert_eq(cat_editlog_replay(v->log, &e), DB_OK, "%s", e.msg);
     if (flags & STU_ENV_REMOVE_ORPHANS) {
         cr_assert_eq(stor_engine_remove_orphans(v->eng, NULL, &e), DB_OK, "%s", e.msg);
@@ -134,6 +138,7 @@ stu_env_open(stu_env *v, unsigned flags, size_t cache_bytes)
 void
 stu_env_close(stu_env *v)
 {
+    strm_free(v->st);
     stor_engine_free(v->eng);
     bl_log_free(v->bl);
     cat_editlog_close(v->log);

@@ -33,24 +33,27 @@ bool stu_file_exists(const char *path);
 /* ---- environment: edit log, TSO, engine ---- */
 
 typedef struct bl_log bl_log;
+typedef struct strm_state strm_state;
 
 typedef struct stu_env {
     cat_editlog *log;
     cat_tso *tso; /* NULL unless opened with STU_ENV_TSO */
     stor_engine *eng;
-    bl_log *bl; /* NULL unless opened with STU_ENV_BINLOG */
+    bl_log *bl;     /* NULL unless opened with STU_ENV_BINLOG */
+    strm_state *st; /* NULL unless opened with STU_ENV_STREAMS */
 } stu_env;
 
 enum {
     STU_ENV_TSO = 1,            /* open a TSO on the edit log */
     STU_ENV_REMOVE_ORPHANS = 2, /* run stor_engine_remove_orphans after the replay */
-    STU_ENV_BINLOG = 4          /* Row Binlog on stu_tmpdir/binlog (bl_log_new before replay) */
+    STU_ENV_BINLOG = 4,         /* Row Binlog on stu_tmpdir/binlog (bl_log_new before replay) */
+    STU_ENV_STREAMS = 8         /* stream offsets (strm_new before replay) */
 };
 
 /* Open the edit log in stu_logdir, the engine on stu_datadir (cache capacity cache_bytes when
  * not 0) and replay the log; flags are STU_ENV_*. */
 void stu_env_open(stu_env *v, unsigned flags, size_t cache_bytes);
-/* Free the engine, the log and the TSO; zeroes v. */
+/* Free the streams, the engine, the binlog, the log and the TSO; zeroes v. */
 void stu_env_close(stu_env *v);
 
 /* ---- segment files ---- */

@@ -23,37 +23,9 @@ teardown(void)
 
 TestSuite(stream, .init = setup, .fini = teardown);
 
-typedef struct senv {
-    cat_editlog *log;
-    stor_engine *eng;
-    strm_state *st;
-} senv;
-
-static void
-senv_open(senv *v)
-{
-    db_error e;
-    db_error_clear(&e);
-    v->log = cat_editlog_open(stu_logdir, NULL, &e);
-    cr_assert_not_null(v->log, "%s", e.msg);
-    v->eng = stor_engine_new(stu_datadir, v->log, &e);
-    cr_assert_not_null(v->eng, "%s", e.msg);
-    v->st = strm_new(v->eng, v->log);
-    cr_assert_eq(cat_editlog_replay(v->log, &e), DB_OK, "%s", e.msg);
-}
-
-static void
-senv_close(senv *v)
-{
-    strm_free(v->st);
-    stor_engine_free(v->eng);
-    cat_editlog_close(v->log);
-    memset(v, 0, sizeof *v);
-}
-
 /* Commit one advance of stream 50000, partition 40000 at tso; DB_OK or the error in *e. */
 static int
-advance(senv *v, uint8_t prev_kind, uint64_t prev, uint64_t next, uint64_t tso, db_error *e)
+advance(stu_env *v, uint8_t prev_kind, uint64_t prev, uint64_t next, uint64_t tso, db_error *e)
 {
     strm_advance adv = {50000, 40000, prev_kind, prev, next};
     buf sec;
@@ -70,8 +42,8 @@ advance(senv *v, uint8_t prev_kind, uint64_t prev, uint64_t next, uint64_t tso, 
 
 Test(stream, lost_race_is_target_and_history_only_for_initial_rows)
 {
-    senv v;
-    senv_open(&v);
+    stu_env v;
+    stu_env_open(&v, STU_ENV_STREAMS, 0);
     db_error e;
     uint64_t tso;
     int64_t ms;
@@ -101,24 +73,24 @@ Test(stream, lost_race_is_target_and_history_only_for_initial_rows)
     cr_assert(strstr(e.msg, "target offset already consumed: db1-s1-40000-300 vs 200") != NULL,
               "%s", e.msg);
     /* restart: the replay applies the committed advances only */
-    senv_close(&v);
-    senv_open(&v);
+    stu_env_close(&v);
+    stu_env_open(&v, STU_ENV_STREAMS, 0);
     cr_assert(strm_offset(v.st, 50000, 40000, &tso, &ms));
     cr_assert_eq(tso, 200);
-    senv_close(&v);
+    stu_env_close(&v);
 }
 
 Test(stream, initial_rows_section_applies_and_replays)
 {
-    senv v;
-    senv_open(&v);
+    stu_env v;
+    stu_env_open(&v, STU_ENV_STREAMS, 0);
     db_error e;
     cr_assert_eq(advance(&v, STRM_PREV_INITIAL_ROWS, 0, 70, 1000, &e), DB_OK, "%s", e.msg);
-    senv_close(&v);
-    senv_open(&v);
+    stu_env_close(&v);
+    stu_env_open(&v, STU_ENV_STREAMS, 0);
     uint64_t tso;
     int64_t ms;
     cr_assert(strm_offset(v.st, 50000, 40000, &tso, &ms));
     cr_assert_eq(tso, 70);
-    senv_close(&v);
+    stu_env_close(&v);
 }

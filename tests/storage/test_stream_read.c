@@ -15,54 +15,27 @@
 #include "binlog/binlog.h"
 #include "common/arena.h"
 #include "common/mem.h"
+#include "stor_testutil.h"
 #include "stream/stream.h"
 
-/* ---- fixture ---- */
-
-static char tmpdir[256];
-
-static void
-rm_rf(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        struct dirent *de;
-        while (d != NULL && (de = readdir(d)) != NULL) {
-            if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-                char p[1024];
-                snprintf(p, sizeof p, "%s/%s", path, de->d_name);
-                rm_rf(p);
-            }
-        }
-        if (d != NULL) {
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
+/* ---- fixture: stor_testutil's directories and environment, plus a statement arena ---- */
 
 static void
 setup(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/rivulet-strm-XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir));
+    stu_dirs_setup("/tmp/rivulet-strm-XXXXXX");
 }
 
 static void
 teardown(void)
 {
-    rm_rf(tmpdir);
+    stu_dirs_teardown();
 }
 
 TestSuite(strm, .init = setup, .fini = teardown);
 
 typedef struct env {
+    stu_env s;
     cat_editlog *log;
     cat_tso *tso;
     stor_engine *eng;
@@ -74,23 +47,13 @@ typedef struct env {
 static void
 env_open(env *v)
 {
-    char logdir[400], datadir[400], bldir[400];
-    snprintf(logdir, sizeof logdir, "%s/log", tmpdir);
-    snprintf(datadir, sizeof datadir, "%s/data", tmpdir);
-    snprintf(bldir, sizeof bldir, "%s/data/binlog", tmpdir);
-    db_error e;
-    db_error_clear(&e);
     memset(v, 0, sizeof *v);
-    v->log = cat_editlog_open(logdir, NULL, &e);
-    cr_assert_not_null(v->log, "%s", e.msg);
-    v->tso = cat_tso_new(v->log, cat_clock_realtime_ms, NULL, &e);
-    cr_assert_not_null(v->tso, "%s", e.msg);
-    v->eng = stor_engine_new(datadir, v->log, &e);
-    cr_assert_not_null(v->eng, "%s", e.msg);
-    v->bl = bl_log_new(bldir, v->eng, v->log, &e);
-    cr_assert_not_null(v->bl, "%s", e.msg);
-    v->st = strm_new(v->eng, v->log);
-    cr_assert_eq(cat_editlog_replay(v->log, &e), DB_OK, "%s", e.msg);
+    stu_env_open(&v->s, STU_ENV_TSO | STU_ENV_BINLOG | STU_ENV_STREAMS, 0);
+    v->log = v->s.log;
+    v->tso = v->s.tso;
+    v->eng = v->s.eng;
+    v->bl = v->s.bl;
+    v->st = v->s.st;
     v->a = arena_new(0);
 }
 
@@ -98,11 +61,7 @@ static void
 env_close(env *v)
 {
     arena_free(v->a);
-    strm_free(v->st);
-    stor_engine_free(v->eng);
-    bl_log_free(v->bl);
-    cat_editlog_close(v->log);
-    cat_tso_free(v->tso);
+    stu_env_close(&v->s);
     memset(v, 0, sizeof *v);
 }
 
